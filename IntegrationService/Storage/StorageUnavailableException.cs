@@ -1,0 +1,12 @@
+namespace IntegrationService.Storage;
+
+/// <summary>
+/// A backend could not be reached or did not answer in time. Mapped to 503 with Retry-After;
+/// the wrapped exception keeps the driver's detail for the log.
+/// </summary>
+public sealed class StorageUnavailableException(string backend, string message, Exception? inner = null)
+    : Exception($"{backend}: {message}", inner)
+{
+    /// <summary>The backend kind that failed, e.g. "postgres", "tarantool", "redis-cache".</summary>
+    public string Backend { get; } = backend;
+}

@@ -1,0 +1,110 @@
+-- IntegrationService Tarantool instance: the same file runs locally (script/services) and on
+-- the AWS database host (infra/provision/db.sh). Settings come from the environment so the
+-- scripts can choose port and directories; everything below is idempotent.
+local listen = os.getenv('TARANTOOL_LISTEN') or '127.0.0.1:13301'
+local work_dir = os.getenv('TARANTOOL_WORK_DIR') or '.'
+local background = os.getenv('TARANTOOL_BACKGROUND') == '1'
+
+box.cfg{
+    listen = listen,
+    work_dir = work_dir,
+    background = background,
+    pid_file = os.getenv('TARANTOOL_PID_FILE'),
+    log = os.getenv('TARANTOOL_LOG'),
+    -- Durability: every transaction is written to the WAL before it is acknowledged; the WAL
+    -- is not fsynced per commit ('write', Tarantool's default), so a host crash (not a
+    -- process crash) can lose the last moments of writes. See README "Durability".
+    wal_mode = os.getenv('TARANTOOL_WAL_MODE') or 'write',
+    memtx_memory = tonumber(os.getenv('TARANTOOL_MEMTX_MEMORY') or 2 * 1024 * 1024 * 1024),
+    vinyl_memory = tonumber(os.getenv('TARANTOOL_VINYL_MEMORY') or 512 * 1024 * 1024),
+    vinyl_cache = tonumber(os.getenv('TARANTOOL_VINYL_CACHE') or 256 * 1024 * 1024),
+    readahead = 1024 * 1024,
+    net_msg_max = 4096,
+}
+
+local user = os.getenv('TARANTOOL_USER') or 'integration'
+local password = os.getenv('TARANTOOL_PASSWORD') or 'integration'
+
+box.once('integration-users-v1', function()
+    box.schema.user.create(user, { password = password, if_not_exists = true })
+    box.schema.user.grant(user, 'read,write,execute,create,drop,alter', 'universe', nil,
+        { if_not_exists = true })
+end)
+
+-- Author tuple, field order (IntegrationService/Storage/Tarantool/AuthorTuple.cs maps it):
+--  1 id  2 name  3 family_name  4 middle_name  5 age  6 birth_country  7 birth_city
+--  8 books_count  9 nationality  10 birth_date_time (microseconds since the Unix epoch, UTC)
+local author_format = {
+    { name = 'id', type = 'unsigned' },
+    { name = 'name', type = 'string' },
+    { name = 'family_name', type = 'string' },
+    { name = 'middle_name', type = 'string', is_nullable = true },
+    { name = 'age', type = 'unsigned' },
+    { name = 'birth_country', type = 'string', is_nullable = true },
+    { name = 'birth_city', type = 'string', is_nullable = true },
+    { name = 'books_count', type = 'unsigned' },
+    { name = 'nationality', type = 'string', is_nullable = true },
+    { name = 'birth_date_time', type = 'integer', is_nullable = true },
+}
+
+-- Location tuple: 1 id  2 text  3 x  4 y.   Item tuple: 1 item_id  2 array of location ids.
+-- One tuple per item holds its whole set, so replacing the set is one atomic replace.
+local location_format = {
+    { name = 'id', type = 'unsigned' },
+    { name = 'location', type = 'string' },
+    { name = 'x', type = 'double' },
+    { name = 'y', type = 'double' },
+}
+local item_format = {
+    { name = 'item_id', type = 'unsigned' },
+    { name = 'location_ids', type = 'array' },
+}
+
+for _, engine in ipairs({ 'memtx', 'vinyl' }) do
+    local authors = box.schema.space.create('authors_' .. engine,
+        { engine = engine, format = author_format, if_not_exists = true })
+    box.schema.sequence.create('authors_' .. engine .. '_seq', { if_not_exists = true })
+    authors:create_index('primary', { parts = { 'id' }, sequence = 'authors_' .. engine .. '_seq',
+        if_not_exists = true })
+
+    local locations = box.schema.space.create('locations_' .. engine,
+        { engine = engine, format = location_format, if_not_exists = true })
+    locations:create_index('primary', { parts = { 'id' }, if_not_exists = true })
+
+    local items = box.schema.space.create('items_' .. engine,
+        { engine = engine, format = item_format, if_not_exists = true })
+    items:create_index('primary', { parts = { 'item_id' }, if_not_exists = true })
+end
+
+-- Stored functions: one round trip per API call.
+
+-- Returns the item's locations as an array of {id, text, x, y}, ordered by id.
+function item_locations_get(engine, item_id)
+    local item = box.space['items_' .. engine]:get(item_id)
+    if item == nil then return {} end
+    local locations = box.space['locations_' .. engine]
+    local result = {}
+    for _, id in ipairs(item[2]) do
+        local location = locations:get(id)
+        if location ~= nil then table.insert(result, location) end
+    end
+    return result
+end
+
+-- Replaces the item's whole set. Returns the list of unknown location ids (empty on success);
+-- nothing is written when any id is unknown.
+function item_locations_set(engine, item_id, location_ids)
+    local locations = box.space['locations_' .. engine]
+    local missing = {}
+    for _, id in ipairs(location_ids) do
+        if locations:get(id) == nil then table.insert(missing, id) end
+    end
+    if #missing > 0 then return missing end
+    table.sort(location_ids)
+    if #location_ids == 0 then
+        box.space['items_' .. engine]:delete(item_id)
+    else
+        box.space['items_' .. engine]:replace({ item_id, location_ids })
+    end
+    return missing
+end
