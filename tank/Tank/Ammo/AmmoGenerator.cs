@@ -1,0 +1,56 @@
+using System.Globalization;
+using System.Text;
+
+namespace Tank.Ammo;
+
+/// <summary>Produces the requests of a scenario against the service's routes (DESIGN.md).</summary>
+public static class AmmoGenerator
+{
+    public static IEnumerable<(HttpRequestSpec Spec, string Tag)> Generate(AmmoOptions options)
+    {
+        var random = new SplitMix64(options.Seed);
+        var tag = options.Scenario.Name();
+        var storage = Uri.EscapeDataString(options.Storage);
+        for (long i = 0; i < options.Count; i++)
+        {
+            var spec = options.Scenario switch
+            {
+                Scenario.AuthorWrite => AuthorSave(options, storage, random),
+                Scenario.AuthorRead => AuthorGet(options, storage, random),
+                Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random) : AuthorSave(options, storage, random),
+                Scenario.ItemRead => ItemGet(options, storage, random),
+                _ => ItemPost(options, storage, random),
+            };
+            yield return (spec, tag);
+        }
+    }
+
+    private static HttpRequestSpec AuthorSave(AmmoOptions o, string storage, SplitMix64 random) =>
+        Post($"/Author/Save?storage={storage}", o, AuthorBodyFactory.Create(random));
+
+    private static HttpRequestSpec AuthorGet(AmmoOptions o, string storage, SplitMix64 random) =>
+        Get($"/Author/Get?id={random.Range(o.AuthorIdMin, o.AuthorIdMax)}&storage={storage}", o);
+
+    private static HttpRequestSpec ItemGet(AmmoOptions o, string storage, SplitMix64 random) =>
+        Get($"/item/{ItemId(o, random)}/locations?storage={storage}", o);
+
+    // 0–6 distinct location ids, like the seeded data set.
+    private static HttpRequestSpec ItemPost(AmmoOptions o, string storage, SplitMix64 random)
+    {
+        var item = ItemId(o, random);
+        var wanted = (int)random.Range(0, Math.Min(6, o.Locations));
+        var ids = new SortedSet<long>();
+        while (ids.Count < wanted) ids.Add(random.Range(1, o.Locations));
+        var body = "{\"LocationIds\":[" + string.Join(",", ids.Select(id => id.ToString(CultureInfo.InvariantCulture))) + "]}";
+        return Post($"/item/{item}/locations?storage={storage}", o, Encoding.UTF8.GetBytes(body));
+    }
+
+    private static long ItemId(AmmoOptions o, SplitMix64 random) =>
+        o.HotKey ? AmmoOptions.HotItemId : random.Range(1, o.Items);
+
+    private static HttpRequestSpec Get(string uri, AmmoOptions o) =>
+        new("GET", uri, [new("Host", o.Host)], []);
+
+    private static HttpRequestSpec Post(string uri, AmmoOptions o, byte[] body) =>
+        new("POST", uri, [new("Content-Type", "application/json"), new("Host", o.Host)], body);
+}

@@ -1,0 +1,19 @@
+namespace Tank.Ammo;
+
+/// <summary>What the ammo generator needs to know; defaults match the seeded data set in DESIGN.md.</summary>
+public sealed record AmmoOptions
+{
+    public required Scenario Scenario { get; init; }
+    public required string Storage { get; init; }
+    public required string Host { get; init; }
+    public long Count { get; init; } = 10_000;
+    public ulong Seed { get; init; } = 1;
+    public bool HotKey { get; init; }
+    public long AuthorIdMin { get; init; } = 1;
+    public long AuthorIdMax { get; init; } = 1_000;
+    public long Items { get; init; } = 500_000;
+    public long Locations { get; init; } = 100_000;
+
+    /// <summary>The single item the original Go benchmark hammered.</summary>
+    public const long HotItemId = 5;
+}

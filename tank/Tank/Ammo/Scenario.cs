@@ -1,0 +1,23 @@
+namespace Tank.Ammo;
+
+/// <summary>The load scenarios; the name doubles as the phout tag.</summary>
+public enum Scenario { AuthorWrite, AuthorRead, AuthorMixed, ItemRead, ItemWrite }
+
+public static class Scenarios
+{
+    public static readonly string[] Names = ["author-write", "author-read", "author-mixed", "item-read", "item-write"];
+
+    public static Scenario Parse(string text) => Array.IndexOf(Names, text) is var i and >= 0
+        ? (Scenario)i
+        : throw new TankInputException($"unknown scenario '{text}' (expected {string.Join(", ", Names)})");
+
+    public static string Name(this Scenario scenario) => Names[(int)scenario];
+
+    /// <summary>uri holds only GETs and uripost only POSTs, so mixed scenarios are phantom-only.</summary>
+    public static bool Allows(this Scenario scenario, AmmoFormat format) => format switch
+    {
+        AmmoFormat.Uri => scenario is Scenario.AuthorRead or Scenario.ItemRead,
+        AmmoFormat.UriPost => scenario is Scenario.AuthorWrite or Scenario.ItemWrite,
+        _ => true,
+    };
+}

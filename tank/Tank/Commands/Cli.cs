@@ -1,0 +1,45 @@
+namespace Tank.Commands;
+
+/// <summary>Dispatches the subcommands and turns bad input into a clear message and exit code 2.</summary>
+public static class Cli
+{
+    public const int InputError = 2;
+
+    public static int Run(string[] args)
+    {
+        if (args.Length == 0) return Usage();
+        var rest = args[1..];
+        try
+        {
+            return args[0] switch
+            {
+                "ammo" => AmmoCommand.Run(CliArgs.Parse(rest)),
+                "run" => RunCommand.Run(CliArgs.Parse(rest)),
+                "report" => ReportCommand.Run(CliArgs.Parse(rest)),
+                "env" => EnvCommand.Run(CliArgs.Parse(rest)),
+                "selftest" => SelfTestCommand.Run(CliArgs.Parse(rest)),
+                "serve" => ServeCommand.Run(CliArgs.Parse(rest)),
+                _ => Usage(),
+            };
+        }
+        catch (TankInputException e)
+        {
+            Console.Error.WriteLine($"tank: error: {e.Message}");
+            return InputError;
+        }
+    }
+
+    private static int Usage()
+    {
+        Console.Error.WriteLine("""
+            usage: tank <command> …  (see tank/README.md)
+              ammo     --scenario S --storage NAME --host H:P --count N --seed S [--format phantom|uri|uripost] --out FILE
+              run      <load.yaml> [--ammo F] [--address H:P] [--schedule S] [--out DIR] [--tag T] [--storage N] [--scenario S]
+              report   <run dir> [--slo-ms 10]
+              env      <run dir> [--server name=version]… [--durability name=text]…
+              selftest [--rps 30000] [--seconds 20] [--out DIR]
+              serve    [--port 8099]   a trivial HTTP responder for measuring the runner
+            """);
+        return InputError;
+    }
+}
