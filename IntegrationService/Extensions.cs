@@ -1,0 +1,67 @@
+using System.Reflection;
+using IntegrationService.Http;
+using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
+using IntegrationService.Storage;
+using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.Redis;
+#if !EXCLUDE_TARANTOOL
+using IntegrationService.Storage.Tarantool;
+#endif
+
+namespace IntegrationService;
+
+/// <summary>The service's registrations, read top to bottom like a table of contents.</summary>
+public static class Extensions
+{
+    /// <summary>Every storage backend and the registry that selects among them.</summary>
+    public static IHostApplicationBuilder AddStorage(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddPostgresStorage();
+        builder.Services.AddRedisStorage();
+#if !EXCLUDE_TARANTOOL
+        builder.Services.AddTarantoolStorage();
+#endif
+        builder.Services.AddSingleton<StorageRegistry>();
+        return builder;
+    }
+
+    /// <summary>Controllers, JSON, ProblemDetails, Swagger.</summary>
+    public static IHostApplicationBuilder AddApi(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddProblemDetails();
+        builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
+        // Validation errors name fields as the JSON does ("age", not "Age").
+        builder.Services.AddControllers(options => options.ModelMetadataDetailsProviders.Add(new SystemTextJsonValidationMetadataProvider()))
+            .AddJsonOptions(options =>
+        {
+            options.JsonSerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default);
+            options.JsonSerializerOptions.Converters.Add(new UtcDateTimeConverter());
+        });
+        builder.Services.ConfigureHttpJsonOptions(options =>
+            options.SerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default));
+        builder.Services.AddEndpointsApiExplorer();
+        builder.Services.AddSwaggerGen(options =>
+        {
+            options.SwaggerDoc("v1", new() { Title = "IntegrationService", Version = "v1", Description = "One CRUD API over several storage architectures; choose one per request with ?storage=." });
+            options.IncludeXmlComments(Path.Combine(AppContext.BaseDirectory, $"{Assembly.GetExecutingAssembly().GetName().Name}.xml"));
+            options.OperationFilter<StorageParameterFilter>();
+        });
+        // Request logging on the hot path costs throughput; warnings and errors still appear.
+        builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
+        return builder;
+    }
+
+    public static WebApplication MapApi(this WebApplication app)
+    {
+        app.UseExceptionHandler();
+        app.UseStatusCodePages();
+        app.UseSwagger();
+        app.UseSwaggerUI();
+        app.MapControllers();
+        app.MapGet("/health", HealthEndpoint.HandleAsync).WithName("Health");
+        app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages");
+        app.MapGet("/", () => Results.Redirect("/swagger")).ExcludeFromDescription();
+        return app;
+    }
+}

@@ -1,0 +1,3 @@
+namespace IntegrationService.Http;
+
+public sealed record BackendHealth(string Status, double LatencyMs, string? Error);

@@ -1,0 +1,3 @@
+namespace IntegrationService.Http;
+
+public sealed record StorageDescription(string Name, string Description, string Durability, string[] Serves, bool IsDefault);

@@ -1,0 +1,53 @@
+using IntegrationService.Items;
+using Npgsql;
+using NpgsqlTypes;
+
+namespace IntegrationService.Storage.Postgres;
+
+/// <summary>
+/// Loads the data set with binary COPY, replacing whatever the tables held, in one transaction
+/// (serves both postgres and postgres-redis-cache, and the locations of postgres-redis-persistent).
+/// </summary>
+public sealed class PostgresItemDataLoader(PostgresDatabase database) : IItemDataLoader
+{
+    public string Name => "postgres";
+
+    public Task LoadAsync(ItemDataSet dataSet, CancellationToken cancellationToken) =>
+        database.RunAsync(async (connection, ct) =>
+        {
+            await using var transaction = await connection.BeginTransactionAsync(ct);
+            await using (var truncate = new NpgsqlCommand("truncate item_locations, locations", connection, transaction))
+            {
+                await truncate.ExecuteNonQueryAsync(ct);
+            }
+            await using (var writer = await connection.BeginBinaryImportAsync(
+                "copy locations (location_id, location, coordinates) from stdin (format binary)", ct))
+            {
+                foreach (var location in dataSet.Locations)
+                {
+                    await writer.StartRowAsync(ct);
+                    await writer.WriteAsync(location.Id, NpgsqlDbType.Bigint, ct);
+                    await writer.WriteAsync(location.Text, NpgsqlDbType.Text, ct);
+                    await writer.WriteAsync(new NpgsqlPoint(location.Coordinates.X, location.Coordinates.Y), NpgsqlDbType.Point, ct);
+                }
+                await writer.CompleteAsync(ct);
+            }
+            await using (var writer = await connection.BeginBinaryImportAsync(
+                "copy item_locations (item_id, location_id) from stdin (format binary)", ct))
+            {
+                foreach (var item in dataSet.Items)
+                {
+                    foreach (var locationId in item.LocationIds)
+                    {
+                        await writer.StartRowAsync(ct);
+                        await writer.WriteAsync(item.ItemId, NpgsqlDbType.Bigint, ct);
+                        await writer.WriteAsync(locationId, NpgsqlDbType.Bigint, ct);
+                    }
+                }
+                await writer.CompleteAsync(ct);
+            }
+            await transaction.CommitAsync(ct);
+            await using var analyze = new NpgsqlCommand("analyze locations; analyze item_locations", connection);
+            return await analyze.ExecuteNonQueryAsync(ct);
+        }, cancellationToken);
+}

@@ -1,0 +1,54 @@
+using System.Reflection;
+using Npgsql;
+
+namespace IntegrationService.Storage.Postgres;
+
+/// <summary>
+/// Applies schema.sql at start-up. When PostgreSQL is up the schema exists before the first
+/// request; when it is down the service still starts (answering 503) and keeps trying.
+/// </summary>
+internal sealed class PostgresSchemaInitializer(PostgresDatabase database, ILogger<PostgresSchemaInitializer> logger) : BackgroundService
+{
+    private static readonly TimeSpan RetryDelay = TimeSpan.FromSeconds(2);
+    private readonly TaskCompletionSource _firstAttempt = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public override async Task StartAsync(CancellationToken cancellationToken)
+    {
+        await base.StartAsync(cancellationToken);
+        await _firstAttempt.Task.WaitAsync(cancellationToken);
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var sql = ReadSchema();
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            try
+            {
+                await database.RunAsync(async (connection, ct) =>
+                {
+                    // Serialise concurrent service instances: CREATE ... IF NOT EXISTS can race.
+                    await using var command = new NpgsqlCommand($"select pg_advisory_lock(7245001); {sql}; select pg_advisory_unlock(7245001);", connection);
+                    return await command.ExecuteNonQueryAsync(ct);
+                }, stoppingToken);
+                logger.LogInformation("PostgreSQL schema ready");
+                _firstAttempt.TrySetResult();
+                return;
+            }
+            catch (StorageUnavailableException e)
+            {
+                logger.LogWarning("PostgreSQL schema not applied yet ({Reason}); retrying", e.Message);
+                _firstAttempt.TrySetResult();
+                await Task.Delay(RetryDelay, stoppingToken);
+            }
+        }
+    }
+
+    private static string ReadSchema()
+    {
+        using var stream = Assembly.GetExecutingAssembly().GetManifestResourceStream("schema.sql")
+            ?? throw new InvalidOperationException("schema.sql is not embedded in the assembly");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}

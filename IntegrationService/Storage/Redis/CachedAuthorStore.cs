@@ -1,0 +1,46 @@
+using System.Text.Json;
+using IntegrationService.Authors;
+using IntegrationService.Http;
+
+namespace IntegrationService.Storage.Redis;
+
+/// <summary>
+/// Read-through cache over any author store: a miss reads the store and fills the cache; a
+/// write goes to the store first, then deletes the key.
+/// </summary>
+public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IAuthorStore
+{
+    public Task<Author> CreateAsync(Author author, CancellationToken cancellationToken) =>
+        inner.CreateAsync(author, cancellationToken);
+
+    public async Task<Author?> GetAsync(long id, CancellationToken cancellationToken)
+    {
+        var key = Key(id);
+        var cached = await cache.GetAsync(key);
+        if (cached is not null) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.Author);
+
+        var author = await inner.GetAsync(id, cancellationToken);
+        if (author is not null) cache.Set(key, JsonSerializer.SerializeToUtf8Bytes(author, ApiJsonContext.Default.Author));
+        return author;
+    }
+
+    // Pages are not cached: any write would invalidate every page after it.
+    public Task<IReadOnlyList<Author>> GetPageAsync(int offset, int limit, CancellationToken cancellationToken) =>
+        inner.GetPageAsync(offset, limit, cancellationToken);
+
+    public async Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken)
+    {
+        var updated = await inner.UpdateAsync(author, cancellationToken);
+        if (updated is not null) await cache.InvalidateAsync(Key(author.Id));
+        return updated;
+    }
+
+    public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
+    {
+        var deleted = await inner.DeleteAsync(id, cancellationToken);
+        if (deleted) await cache.InvalidateAsync(Key(id));
+        return deleted;
+    }
+
+    private static string Key(long id) => $"author:{id}";
+}

@@ -1,0 +1,28 @@
+using System.Text.Json;
+using IntegrationService.Http;
+using IntegrationService.Items;
+
+namespace IntegrationService.Storage.Redis;
+
+/// <summary>Read-through cache of an item's locations over any item store (see <see cref="CachedAuthorStore"/>).</summary>
+public sealed class CachedItemStore(IItemStore inner, RedisCache cache) : IItemStore
+{
+    public async Task<IReadOnlyList<Location>> GetLocationsAsync(long itemId, CancellationToken cancellationToken)
+    {
+        var key = Key(itemId);
+        var cached = await cache.GetAsync(key);
+        if (cached is not null) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.LocationArray) ?? [];
+
+        var locations = await inner.GetLocationsAsync(itemId, cancellationToken);
+        cache.Set(key, JsonSerializer.SerializeToUtf8Bytes(locations, ApiJsonContext.Default.IReadOnlyListLocation));
+        return locations;
+    }
+
+    public async Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken)
+    {
+        await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);
+        await cache.InvalidateAsync(Key(itemId));
+    }
+
+    private static string Key(long itemId) => $"item:{itemId}:locations";
+}

@@ -1,0 +1,17 @@
+using Microsoft.Extensions.Options;
+
+namespace IntegrationService.Storage.Redis;
+
+/// <summary>The two Redis servers: the LRU cache and the persistent link store.</summary>
+public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDisposable
+{
+    public RedisConnection Cache { get; } = new("redis-cache", options.Value.Cache, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
+
+    public RedisConnection Persistent { get; } = new("redis-persistent", options.Value.Persistent, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
+
+    public async ValueTask DisposeAsync()
+    {
+        await Cache.DisposeAsync();
+        await Persistent.DisposeAsync();
+    }
+}

@@ -1,0 +1,74 @@
+namespace IntegrationService.Storage.Tarantool.Iproto;
+
+/// <summary>Writers of the request bodies the stores send (each a map of IprotoKey → value).</summary>
+public static class IprotoBody
+{
+    /// <summary>SELECT by primary key: {space, index 0, iterator EQ, offset 0, limit 1, key [id]}.</summary>
+    public static void WriteSelectById(ref MsgPackWriter writer, (uint SpaceId, long Id) request)
+    {
+        WriteSelectHeader(ref writer, request.SpaceId, IprotoIterator.Eq, offset: 0, limit: 1);
+        writer.WriteArrayHeader(1);
+        writer.WriteInt64(request.Id);
+    }
+
+    /// <summary>SELECT a page of the primary index in key order.</summary>
+    public static void WriteSelectPage(ref MsgPackWriter writer, (uint SpaceId, int Offset, int Limit) request)
+    {
+        WriteSelectHeader(ref writer, request.SpaceId, IprotoIterator.All, (uint)request.Offset, (uint)request.Limit);
+        writer.WriteArrayHeader(0);
+    }
+
+    /// <summary>SELECT every tuple of a (small) space.</summary>
+    public static void WriteSelectAll(ref MsgPackWriter writer, uint spaceId)
+    {
+        WriteSelectHeader(ref writer, spaceId, IprotoIterator.All, offset: 0, limit: uint.MaxValue);
+        writer.WriteArrayHeader(0);
+    }
+
+    /// <summary>DELETE by primary key.</summary>
+    public static void WriteDeleteById(ref MsgPackWriter writer, (uint SpaceId, long Id) request)
+    {
+        writer.WriteMapHeader(3);
+        writer.WriteUInt64(IprotoKey.SpaceId);
+        writer.WriteUInt64(request.SpaceId);
+        writer.WriteUInt64(IprotoKey.IndexId);
+        writer.WriteUInt64(0);
+        writer.WriteUInt64(IprotoKey.Key);
+        writer.WriteArrayHeader(1);
+        writer.WriteInt64(request.Id);
+    }
+
+    /// <summary>INSERT/REPLACE: {space, tuple}; the caller writes the tuple.</summary>
+    public static void WriteTupleHeader(ref MsgPackWriter writer, uint spaceId)
+    {
+        writer.WriteMapHeader(2);
+        writer.WriteUInt64(IprotoKey.SpaceId);
+        writer.WriteUInt64(spaceId);
+        writer.WriteUInt64(IprotoKey.Tuple);
+    }
+
+    /// <summary>CALL/EVAL: {name or expression, arguments}; the caller writes the arguments array.</summary>
+    public static void WriteCallHeader(ref MsgPackWriter writer, int nameKey, string nameOrExpression)
+    {
+        writer.WriteMapHeader(2);
+        writer.WriteUInt64((ulong)nameKey);
+        writer.WriteString(nameOrExpression);
+        writer.WriteUInt64(IprotoKey.Tuple);
+    }
+
+    private static void WriteSelectHeader(ref MsgPackWriter writer, uint spaceId, IprotoIterator iterator, uint offset, uint limit)
+    {
+        writer.WriteMapHeader(6);
+        writer.WriteUInt64(IprotoKey.SpaceId);
+        writer.WriteUInt64(spaceId);
+        writer.WriteUInt64(IprotoKey.IndexId);
+        writer.WriteUInt64(0);
+        writer.WriteUInt64(IprotoKey.Iterator);
+        writer.WriteUInt64((ulong)iterator);
+        writer.WriteUInt64(IprotoKey.Offset);
+        writer.WriteUInt64(offset);
+        writer.WriteUInt64(IprotoKey.Limit);
+        writer.WriteUInt64(limit);
+        writer.WriteUInt64(IprotoKey.Key);
+    }
+}

@@ -1,0 +1,31 @@
+namespace IntegrationService.Storage.Tarantool;
+
+/// <summary>
+/// Connects the Tarantool client at start-up and keeps it connected. Start-up waits for one bounded
+/// attempt (so the first requests find a connection) but never fails: if Tarantool is down the
+/// service starts anyway, answers 503, and the background loop connects when the server returns.
+/// </summary>
+public sealed class TarantoolConnectionService(TarantoolConnection connection) : IHostedService, IAsyncDisposable
+{
+    private readonly CancellationTokenSource _stopping = new();
+    private Task _loop = Task.CompletedTask;
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        await connection.TryConnectAsync(cancellationToken).ConfigureAwait(false);
+        _loop = Task.Run(() => connection.RunAsync(_stopping.Token), CancellationToken.None);
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync().ConfigureAwait(false);
+        await _loop.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await connection.DisposeAsync().ConfigureAwait(false);
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        _stopping.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,32 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace IntegrationService.Storage.Tarantool;
+
+/// <summary>Connection settings of the Tarantool client, bound from the "Tarantool" configuration section.</summary>
+public sealed class TarantoolOptions
+{
+    /// <summary>Host name or address of the Tarantool server.</summary>
+    [Required]
+    public string Host { get; set; } = "127.0.0.1";
+
+    /// <summary>IPROTO port (13301 locally, see DESIGN.md).</summary>
+    [Range(1, 65535)]
+    public int Port { get; set; } = 13301;
+
+    /// <summary>User for chap-sha1 authentication; "guest" or empty skips authentication.</summary>
+    public string User { get; set; } = "integration";
+
+    public string Password { get; set; } = "integration";
+
+    /// <summary>How long one request may wait for its answer before it fails with 503, in milliseconds.</summary>
+    [Range(1, 600_000)]
+    public int RequestTimeoutMs { get; set; } = 2000;
+
+    /// <summary>Bound on connecting, reading the greeting and authenticating, in milliseconds.</summary>
+    [Range(1, 600_000)]
+    public int ConnectTimeoutMs { get; set; } = 2000;
+
+    /// <summary>Pause between reconnection attempts after the connection is lost or refused, in milliseconds.</summary>
+    [Range(1, 600_000)]
+    public int ReconnectDelayMs { get; set; } = 500;
+}
