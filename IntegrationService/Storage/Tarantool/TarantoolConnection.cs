@@ -75,14 +75,18 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
 
     /// <summary>Sends one request on the current connection; see <see cref="IprotoConnection.SendAsync{TState}"/>.</summary>
     public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, MsgPackWrite<TState>? writeBody,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken) => SendAsync(code, state, writeBody, _timeout, cancellationToken);
+
+    /// <summary>As above with a timeout other than RequestTimeoutMs (bulk loads).</summary>
+    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, MsgPackWrite<TState>? writeBody,
+        TimeSpan timeout, CancellationToken cancellationToken)
     {
         var connection = _current;
         if (connection is null || !connection.IsOpen)
         {
             return Task.FromException<IprotoResponse>(new StorageUnavailableException("tarantool", "not connected"));
         }
-        return connection.SendAsync(code, state, writeBody, _timeout, cancellationToken);
+        return connection.SendAsync(code, state, writeBody, timeout, cancellationToken);
     }
 
     /// <summary>

@@ -108,3 +108,19 @@ function item_locations_set(engine, item_id, location_ids)
     end
     return missing
 end
+
+-- Bulk load for the seeder (TarantoolItemDataLoader): replaces a batch of tuples in one
+-- transaction, so a batch is one request and one WAL write; replace keeps reloading idempotent.
+function bulk_replace(space_name, tuples)
+    local space = box.space[space_name]
+    box.begin()
+    local ok, err = pcall(function()
+        for _, tuple in ipairs(tuples) do space:replace(tuple) end
+    end)
+    if not ok then
+        box.rollback()
+        error(err)
+    end
+    box.commit()
+    return #tuples
+end

@@ -22,6 +22,16 @@ public static class MsgPackArrayMapper<T> where T : class, new()
         }
     }
 
+    /// <summary>The array length written: the highest element index plus one.</summary>
+    public static int ElementCount => Fields.Length;
+
+    /// <summary>Writes one element alone (e.g. the value of an update operation).</summary>
+    public static void WriteElement(ref MsgPackWriter writer, T value, int index)
+    {
+        if (Fields[index] is { } field) field.Write(ref writer, value);
+        else writer.WriteNil();
+    }
+
     public static T Read(ref MsgPackReader reader)
     {
         var value = new T();

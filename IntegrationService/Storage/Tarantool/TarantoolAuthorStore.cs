@@ -1,0 +1,93 @@
+using IntegrationService.Authors;
+using IntegrationService.Storage.Tarantool.Iproto;
+
+namespace IntegrationService.Storage.Tarantool;
+
+/// <summary>Authors in the authors_{engine} space; every call is one IPROTO request.</summary>
+public sealed class TarantoolAuthorStore(TarantoolConnection connection, string engine) : IAuthorStore
+{
+    private readonly string _space = "authors_" + engine;
+
+    public async Task<Author> CreateAsync(Author author, CancellationToken cancellationToken)
+    {
+        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Insert, (spaceId, AuthorTuple.FromAuthor(author, id: null)),
+            WriteTuple, cancellationToken);
+        return ReadOne(response) ?? throw new InvalidOperationException("Tarantool returned no tuple for an insert.");
+    }
+
+    public async Task<Author?> GetAsync(long id, CancellationToken cancellationToken)
+    {
+        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Select, (spaceId, id), IprotoBody.WriteSelectById, cancellationToken);
+        return ReadOne(response);
+    }
+
+    public async Task<IReadOnlyList<Author>> GetPageAsync(int offset, int limit, CancellationToken cancellationToken)
+    {
+        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Select, (spaceId, offset, limit), IprotoBody.WriteSelectPage,
+            cancellationToken);
+        return ReadAll(response);
+    }
+
+    /// <summary>An UPDATE setting every field but the id: atomic, and absent ids come back empty.</summary>
+    public async Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken)
+    {
+        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Update, (spaceId, AuthorTuple.FromAuthor(author, author.Id)),
+            WriteUpdate, cancellationToken);
+        return ReadOne(response);
+    }
+
+    public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
+    {
+        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Delete, (spaceId, id), IprotoBody.WriteDeleteById, cancellationToken);
+        return ReadOne(response) is not null;
+    }
+
+    private static void WriteTuple(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
+    {
+        IprotoBody.WriteTupleHeader(ref writer, request.SpaceId);
+        MsgPackArrayMapper<AuthorTuple>.Write(ref writer, request.Tuple);
+    }
+
+    private static void WriteUpdate(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
+    {
+        writer.WriteMapHeader(4);
+        writer.WriteUInt64(IprotoKey.SpaceId);
+        writer.WriteUInt64(request.SpaceId);
+        writer.WriteUInt64(IprotoKey.IndexId);
+        writer.WriteUInt64(0);
+        writer.WriteUInt64(IprotoKey.Key);
+        writer.WriteArrayHeader(1);
+        writer.WriteInt64(request.Tuple.Id ?? 0);
+        writer.WriteUInt64(IprotoKey.Tuple);
+        // IPROTO update operations number fields from 0; field 0 (the id) stays.
+        var count = MsgPackArrayMapper<AuthorTuple>.ElementCount;
+        writer.WriteArrayHeader(count - 1);
+        for (var field = 1; field < count; field++)
+        {
+            writer.WriteArrayHeader(3);
+            writer.WriteString("=");
+            writer.WriteUInt64((ulong)field);
+            MsgPackArrayMapper<AuthorTuple>.WriteElement(ref writer, request.Tuple, field);
+        }
+    }
+
+    private static Author? ReadOne(IprotoResponse response)
+    {
+        var reader = response.ReadData();
+        return reader.ReadArrayHeader() == 0 ? null : MsgPackArrayMapper<AuthorTuple>.Read(ref reader).ToAuthor();
+    }
+
+    private static List<Author> ReadAll(IprotoResponse response)
+    {
+        var reader = response.ReadData();
+        var count = reader.ReadArrayHeader();
+        var authors = new List<Author>(count);
+        for (var i = 0; i < count; i++) authors.Add(MsgPackArrayMapper<AuthorTuple>.Read(ref reader).ToAuthor());
+        return authors;
+    }
+}
