@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Provisions the application host: Docker from Debian's packages, the service in a container
+# (host networking, so no NAT sits between the tank and the service) with connection strings
+# to the db host, Yandex.Tank's Docker image, and the tank tool (ammo generator) from tank/.
+# Idempotent: a second run rebuilds or re-pulls the image and replaces the container.
+#
+#   infra/provision/app.sh up
+#
+# Environment:
+#   DB_HOST          required: the db host's private address
+#   DB_PASSWORD      required: the password db.sh set for the integration logins
+#   SERVICE_IMAGE    image to pull and run; empty: build the Dockerfile of this checkout
+#   STORAGE_DEFAULT  Storage__Default of the service (default postgres)
+#   SERVICE_PORT     port the service listens on (default 8080)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ETC=/etc/integrationservice
+SERVICE_PORT="${SERVICE_PORT:-8080}"
+STORAGE_DEFAULT="${STORAGE_DEFAULT:-postgres}"
+SERVICE_IMAGE="${SERVICE_IMAGE:-}"
+CONTAINER=integrationservice
+TANK_IMAGE=yandex/yandex-tank
+# Images that build and run the tank tool (tank/Tank), the same .NET as the Dockerfile.
+SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
+
+log() { printf '==> app.sh: %s\n' "$*" >&2; }
+die() { printf 'app.sh: error: %s\n' "$*" >&2; exit 1; }
+
+install_packages() {
+  local packages=(docker.io git curl ca-certificates) missing=() package
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    log "packages present: ${packages[*]}"
+  fi
+  if [ -d /run/systemd/system ]; then systemctl enable --now --quiet docker.service; fi
+  docker info >/dev/null 2>&1 || die "the Docker daemon does not answer"
+}
+
+service_image() {
+  if [ -n "$SERVICE_IMAGE" ]; then
+    log "pulling $SERVICE_IMAGE"
+    docker pull --quiet "$SERVICE_IMAGE" >/dev/null
+    echo "$SERVICE_IMAGE"
+  else
+    log "building integrationservice:local from $ROOT/Dockerfile ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown))"
+    docker build --quiet --tag integrationservice:local "$ROOT" >/dev/null
+    echo integrationservice:local
+  fi
+}
+
+run_service() {
+  local image="$1"
+  mkdir -p "$ETC"
+  # Connection settings (ASP.NET configuration keys), readable by root only: they hold the password.
+  install -m 600 /dev/null "$ETC/service.env"
+  cat >"$ETC/service.env" <<ENV
+ASPNETCORE_URLS=http://0.0.0.0:$SERVICE_PORT
+Postgres__ConnectionString=Host=$DB_HOST;Port=5432;Username=integration;Password=$DB_PASSWORD;Database=integration
+Tarantool__Host=$DB_HOST
+Tarantool__Port=3301
+Tarantool__User=integration
+Tarantool__Password=$DB_PASSWORD
+Redis__Cache=$DB_HOST:6379
+Redis__Persistent=$DB_HOST:6380
+Redis__Password=$DB_PASSWORD
+Storage__Default=$STORAGE_DEFAULT
+ENV
+  if docker container inspect "$CONTAINER" >/dev/null 2>&1; then
+    log "replacing the $CONTAINER container"
+    docker rm --force "$CONTAINER" >/dev/null
+  fi
+  log "starting $CONTAINER ($image) on port $SERVICE_PORT, databases on $DB_HOST"
+  docker run --detach --name "$CONTAINER" --restart unless-stopped --network host \
+    --env-file "$ETC/service.env" --ulimit nofile=65536:65536 "$image" >/dev/null
+}
+
+# The db host may still be provisioning: wait a while, but a slow db host is not our failure
+# (the service answers 503 until its backends are up and recovers by itself).
+wait_for_health() {
+  local i
+  for ((i = 0; i < 180; i++)); do
+    if curl --silent --fail --max-time 2 "http://127.0.0.1:$SERVICE_PORT/health" >/dev/null; then
+      log "service healthy: http://127.0.0.1:$SERVICE_PORT/health"; return 0
+    fi
+    sleep 2
+  done
+  log "warning: /health is not 200 yet; see: docker logs $CONTAINER; curl -s http://127.0.0.1:$SERVICE_PORT/health"
+}
+
+install_tank() {
+  log "pulling $TANK_IMAGE"
+  docker pull --quiet "$TANK_IMAGE" >/dev/null
+  log "building the tank tool (tank/Tank) with $SDK_IMAGE"
+  docker run --rm --volume "$ROOT:/src" --workdir /src "$SDK_IMAGE" \
+    dotnet build tank/Tank/Tank.csproj --configuration Release --verbosity quiet -nologo >/dev/null
+  ln -sf "$ROOT/infra/provision/shoot.sh" /usr/local/bin/integration-shoot
+  mkdir -p /var/lib/integrationservice/tank
+}
+
+up() {
+  [ -n "${DB_HOST:-}" ] || die "DB_HOST is required (the db host's private address)"
+  [ -n "${DB_PASSWORD:-}" ] || die "DB_PASSWORD is required"
+  [ "$(id -u)" -eq 0 ] || die "run as root"
+  install_packages
+  run_service "$(service_image)"
+  install_tank
+  wait_for_health
+  log "ready: service on :$SERVICE_PORT; shoot with: sudo integration-shoot --help"
+}
+
+case "${1:-up}" in
+  up) up ;;
+  *) die "usage: infra/provision/app.sh [up]" ;;
+esac
