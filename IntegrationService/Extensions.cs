@@ -4,9 +4,7 @@ using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
-#if !EXCLUDE_TARANTOOL
 using IntegrationService.Storage.Tarantool;
-#endif
 
 namespace IntegrationService;
 
@@ -19,9 +17,7 @@ public static class Extensions
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddPostgresStorage();
         builder.Services.AddRedisStorage();
-#if !EXCLUDE_TARANTOOL
         builder.Services.AddTarantoolStorage();
-#endif
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;
     }

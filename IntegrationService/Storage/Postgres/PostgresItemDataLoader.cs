@@ -10,19 +10,23 @@ namespace IntegrationService.Storage.Postgres;
 /// </summary>
 public sealed class PostgresItemDataLoader(PostgresDatabase database) : IItemDataLoader
 {
+    // A bulk load is not a request: it gets minutes, not the 5 s request timeout.
+    private static readonly TimeSpan LoadTimeout = TimeSpan.FromMinutes(10);
+
     public string Name => "postgres";
 
     public Task LoadAsync(ItemDataSet dataSet, CancellationToken cancellationToken) =>
         database.RunAsync(async (connection, ct) =>
         {
             await using var transaction = await connection.BeginTransactionAsync(ct);
-            await using (var truncate = new NpgsqlCommand("truncate item_locations, locations", connection, transaction))
+            await using (var truncate = new NpgsqlCommand("truncate item_locations, locations", connection, transaction) { CommandTimeout = (int)LoadTimeout.TotalSeconds })
             {
                 await truncate.ExecuteNonQueryAsync(ct);
             }
             await using (var writer = await connection.BeginBinaryImportAsync(
                 "copy locations (location_id, location, coordinates) from stdin (format binary)", ct))
             {
+                writer.Timeout = LoadTimeout;
                 foreach (var location in dataSet.Locations)
                 {
                     await writer.StartRowAsync(ct);
@@ -35,6 +39,7 @@ public sealed class PostgresItemDataLoader(PostgresDatabase database) : IItemDat
             await using (var writer = await connection.BeginBinaryImportAsync(
                 "copy item_locations (item_id, location_id) from stdin (format binary)", ct))
             {
+                writer.Timeout = LoadTimeout;
                 foreach (var item in dataSet.Items)
                 {
                     foreach (var locationId in item.LocationIds)
@@ -47,7 +52,7 @@ public sealed class PostgresItemDataLoader(PostgresDatabase database) : IItemDat
                 await writer.CompleteAsync(ct);
             }
             await transaction.CommitAsync(ct);
-            await using var analyze = new NpgsqlCommand("analyze locations; analyze item_locations", connection);
+            await using var analyze = new NpgsqlCommand("analyze locations; analyze item_locations", connection) { CommandTimeout = (int)LoadTimeout.TotalSeconds };
             return await analyze.ExecuteNonQueryAsync(ct);
         }, cancellationToken);
 }

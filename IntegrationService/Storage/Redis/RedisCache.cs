@@ -57,7 +57,7 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         using var timer = new PeriodicTimer(RetryInterval);
-        while (await timer.WaitForNextTickAsync(stoppingToken))
+        while (await WaitForNextTickAsync(timer, stoppingToken))
         {
             foreach (var key in _pendingInvalidations.Keys)
             {
@@ -71,6 +71,18 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
                     break; // still away; try again on the next tick
                 }
             }
+        }
+    }
+
+    private static async Task<bool> WaitForNextTickAsync(PeriodicTimer timer, CancellationToken stoppingToken)
+    {
+        try
+        {
+            return await timer.WaitForNextTickAsync(stoppingToken);
+        }
+        catch (OperationCanceledException)
+        {
+            return false; // shutting down
         }
     }
 }
