@@ -10,6 +10,6 @@ public enum IprotoCode
     Delete = 0x05,
     Auth = 0x07,
     Call = 0x0a,
-    Eval = 0x29,
+    Eval = 0x08,
     Ping = 0x40,
 }
