@@ -40,17 +40,26 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
         return ReadOne(response);
     }
 
+    /// <summary>Through init.lua's delete_existing: vinyl's DELETE does not say whether the tuple existed.</summary>
     public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
     {
-        var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
-        using var response = await connection.SendAsync(IprotoCode.Delete, (spaceId, id), IprotoBody.WriteDeleteById, cancellationToken);
-        return ReadOne(response) is not null;
+        using var response = await connection.SendAsync(IprotoCode.Call, (_space, id), WriteDeleteExisting, cancellationToken);
+        var reader = response.ReadData();
+        return reader.ReadArrayHeader() > 0 && reader.ReadBoolean();
     }
 
     private static void WriteTuple(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
     {
         IprotoBody.WriteTupleHeader(ref writer, request.SpaceId);
         MsgPackArrayMapper<AuthorTuple>.Write(ref writer, request.Tuple);
+    }
+
+    private static void WriteDeleteExisting(ref MsgPackWriter writer, (string Space, long Id) call)
+    {
+        IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "delete_existing");
+        writer.WriteArrayHeader(2);
+        writer.WriteString(call.Space);
+        writer.WriteInt64(call.Id);
     }
 
     private static void WriteUpdate(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)

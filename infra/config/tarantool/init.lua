@@ -111,11 +111,22 @@ end
 
 -- Bulk load for the seeder (TarantoolItemDataLoader): replaces a batch of tuples in one
 -- transaction, so a batch is one request and one WAL write; replace keeps reloading idempotent.
+-- Lua turns a whole double such as 53.0 into an integer, which a 'double' field rejects, so
+-- those fields are cast back to double.
+local ffi = require('ffi')
+
 function bulk_replace(space_name, tuples)
     local space = box.space[space_name]
+    local doubles = {}
+    for i, field in ipairs(space:format()) do
+        if field.type == 'double' then table.insert(doubles, i) end
+    end
     box.begin()
     local ok, err = pcall(function()
-        for _, tuple in ipairs(tuples) do space:replace(tuple) end
+        for _, tuple in ipairs(tuples) do
+            for _, i in ipairs(doubles) do tuple[i] = ffi.cast('double', tuple[i]) end
+            space:replace(tuple)
+        end
     end)
     if not ok then
         box.rollback()
@@ -123,4 +134,22 @@ function bulk_replace(space_name, tuples)
     end
     box.commit()
     return #tuples
+end
+
+-- Deletes by primary key and tells whether the tuple existed: vinyl's delete is blind and
+-- returns nothing, so the API's 404 needs the read in the same transaction.
+function delete_existing(space_name, id)
+    local space = box.space[space_name]
+    box.begin()
+    local ok, result = pcall(function()
+        local old = space:get(id)
+        if old ~= nil then space:delete(id) end
+        return old ~= nil
+    end)
+    if not ok then
+        box.rollback()
+        error(result)
+    end
+    box.commit()
+    return result
 end
