@@ -1,0 +1,41 @@
+using Tank.Config;
+using Tank.Report;
+using Tank.Runner;
+using Tank.Schedule;
+
+namespace Tank.Commands;
+
+/// <summary>Builds meta.json for a finished run.</summary>
+public static class RunMetadata
+{
+    public static void Write(string outDir, LoadConfig config, RunOverrides overrides, LoadPlan plan, int ammoCount, RunResult result, int exitCode) =>
+        new RunMeta
+        {
+            Storage = overrides.Storage,
+            Scenario = overrides.Scenario,
+            Tag = overrides.Tag,
+            Durability = overrides.Durability,
+            Address = config.Address,
+            LoadType = config.LoadType,
+            Schedule = config.Schedule,
+            Instances = config.Instances,
+            TimeoutMs = config.TimeoutMs,
+            AmmoFile = config.AmmoFile is null ? null : Path.GetFullPath(config.AmmoFile),
+            AmmoType = config.AmmoType.ToString().ToLowerInvariant(),
+            AmmoRequests = ammoCount,
+            Loop = config.Loop,
+            AmmoLimit = config.AmmoLimit,
+            Config = Path.GetFullPath(config.Path),
+            Start = result.Start,
+            End = result.End,
+            PlannedRequests = result.Planned,
+            SentRequests = result.Sent,
+            Responses = result.Responses,
+            Errors = result.Errors,
+            ExitCode = exitCode,
+            Autostop = result.AutostopReason,
+            LatenessP50Us = result.Lateness.Percentile(50),
+            LatenessP99Us = result.Lateness.Percentile(99),
+            LatenessMaxUs = result.Lateness.Max,
+        }.Write(Path.Combine(outDir, "meta.json"));
+}

@@ -1,0 +1,49 @@
+using System.Text.Json;
+
+namespace Tank.Report;
+
+/// <summary>
+/// meta.json next to each phout.log: what was run, against what, and how the runner itself did.
+/// script/bench may also write it by hand; only Storage, Scenario and Schedule are needed by the report.
+/// </summary>
+public sealed record RunMeta
+{
+    public static readonly JsonSerializerOptions Json = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+    };
+
+    public string? Storage { get; init; }
+    public string? Scenario { get; init; }
+    public string? Tag { get; init; }
+    public string? Durability { get; init; }
+    public string? Address { get; init; }
+    public string LoadType { get; init; } = "rps";
+    public string? Schedule { get; init; }
+    public int Instances { get; init; }
+    public long TimeoutMs { get; init; }
+    public string? AmmoFile { get; init; }
+    public string? AmmoType { get; init; }
+    public long AmmoRequests { get; init; }
+    public long Loop { get; init; }
+    public long AmmoLimit { get; init; }
+    public string? Config { get; init; }
+    public DateTimeOffset? Start { get; init; }
+    public DateTimeOffset? End { get; init; }
+    public long PlannedRequests { get; init; }
+    public long SentRequests { get; init; }
+    public long Responses { get; init; }
+    public long Errors { get; init; }
+    public int ExitCode { get; init; }
+    public string? Autostop { get; init; }
+    public long LatenessP50Us { get; init; }
+    public long LatenessP99Us { get; init; }
+    public long LatenessMaxUs { get; init; }
+    public string Runner { get; init; } = "IntegrationService tank (local runner)";
+
+    public static RunMeta? TryRead(string path) =>
+        File.Exists(path) ? JsonSerializer.Deserialize<RunMeta>(File.ReadAllText(path), Json) : null;
+
+    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json) + "\n");
+}

@@ -1,0 +1,23 @@
+using Tank.Ammo;
+using Tank.Autostop;
+using Tank.Schedule;
+
+namespace Tank.Runner;
+
+/// <summary>Everything one run needs, resolved from load.yaml and the command line.</summary>
+public sealed record RunOptions
+{
+    public required string Address { get; init; }
+    public required bool ClosedModel { get; init; }
+    public required LoadPlan Plan { get; init; }
+    public required IReadOnlyList<AmmoRequest> Ammo { get; init; }
+    public required string OutDir { get; init; }
+    public int Instances { get; init; } = 1000;
+    public long TimeoutMs { get; init; } = 11_000;
+    public long Loop { get; init; } = -1;
+    public long AmmoLimit { get; init; } = -1;
+    public string? Tag { get; init; }
+    public IReadOnlyList<IAutostopCriterion> Autostop { get; init; } = [];
+    /// <summary>Print a progress line on stderr every second.</summary>
+    public bool Progress { get; init; } = true;
+}

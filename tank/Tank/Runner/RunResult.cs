@@ -1,0 +1,18 @@
+using Tank.Stats;
+
+namespace Tank.Runner;
+
+/// <summary>What a run did, for meta.json and the exit code.</summary>
+public sealed record RunResult
+{
+    public required int ExitCode { get; init; }
+    public string? AutostopReason { get; init; }
+    public required long Planned { get; init; }
+    public required long Sent { get; init; }
+    public required long Responses { get; init; }
+    public required long Errors { get; init; }
+    public required DateTimeOffset Start { get; init; }
+    public required DateTimeOffset End { get; init; }
+    public required Histogram Lateness { get; init; }
+    public required Histogram IntervalReal { get; init; }
+}
