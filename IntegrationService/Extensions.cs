@@ -1,4 +1,3 @@
-using System.Reflection;
 using IntegrationService.Http;
 using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
 using IntegrationService.Storage;
@@ -29,6 +28,8 @@ public static class Extensions
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         // Validation errors name fields as the JSON does ("age", not "Age").
         builder.Services.AddControllers(options => options.ModelMetadataDetailsProviders.Add(new SystemTextJsonValidationMetadataProvider()))
+            // Named explicitly: when the tests host the service, the entry assembly is the test runner.
+            .AddApplicationPart(typeof(Extensions).Assembly)
             .AddJsonOptions(options =>
         {
             options.JsonSerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default);
@@ -40,7 +41,8 @@ public static class Extensions
         builder.Services.AddSwaggerGen(options =>
         {
             options.SwaggerDoc("v1", new() { Title = "IntegrationService", Version = "v1", Description = "One CRUD API over several storage architectures; choose one per request with ?storage=." });
-            options.IncludeXmlComments(Path.Combine(AppContext.BaseDirectory, $"{Assembly.GetExecutingAssembly().GetName().Name}.xml"));
+            var xmlDocs = Path.Combine(AppContext.BaseDirectory, $"{typeof(Extensions).Assembly.GetName().Name}.xml");
+            if (File.Exists(xmlDocs)) options.IncludeXmlComments(xmlDocs);
             options.OperationFilter<StorageParameterFilter>();
         });
         // Request logging on the hot path costs throughput; warnings and errors still appear.

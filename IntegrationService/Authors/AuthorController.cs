@@ -8,7 +8,6 @@ namespace IntegrationService.Authors;
 /// <summary>Author CRUD with the original .NET service's <c>[controller]/[action]</c> routes.</summary>
 [ApiController]
 [Route("[controller]/[action]")]
-[Produces("application/json")]
 public sealed class AuthorController(StorageRegistry storages) : ControllerBase
 {
     /// <summary>Creates an author; any id in the body is ignored.</summary>

@@ -7,7 +7,6 @@ namespace IntegrationService.Items;
 /// <summary>An item's locations, with the original Go service's routes and JSON.</summary>
 [ApiController]
 [Route("item/{id}/locations")]
-[Produces("application/json")]
 public sealed class ItemController(StorageRegistry storages) : ControllerBase
 {
     private static readonly OkResponse Ok1 = new(1);

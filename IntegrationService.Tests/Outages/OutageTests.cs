@@ -1,0 +1,94 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Json;
+using IntegrationService.Tests.Fixtures;
+
+namespace IntegrationService.Tests.Outages;
+
+/// <summary>
+/// Stops each real server under a running service: requests answer 503 with Retry-After (never
+/// hang, never 500), and the service recovers by itself once the server is back.
+/// </summary>
+[Collection("Outages")]
+public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceFixture>
+{
+    // Generous bounds: these are "never hangs" checks, not performance measurements.
+    private static readonly TimeSpan AnswerBound = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(45);
+
+    private HttpClient Client => service.Client;
+
+    [Theory]
+    [InlineData("postgres", "/Author/GetAll?limit=1&storage=postgres")]
+    [InlineData("postgres", "/item/1/locations?storage=postgres")]
+    [InlineData("tarantool", "/Author/GetAll?limit=1&storage=tarantool-memtx")]
+    [InlineData("tarantool", "/item/1/locations?storage=tarantool-vinyl")]
+    [InlineData("redis-persistent", "/item/1/locations?storage=postgres-redis-persistent")]
+    public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
+    {
+        Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);
+        await RepositoryRoot.ServicesAsync("down", server);
+        try
+        {
+            var stopwatch = Stopwatch.StartNew();
+            var response = await Client.GetAsync(url);
+            Assert.True(stopwatch.Elapsed < AnswerBound, $"answered after {stopwatch.Elapsed}");
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+            Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+            Assert.NotNull(response.Headers.RetryAfter);
+
+            var health = await Client.GetAsync("/health");
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, health.StatusCode);
+            Assert.Contains($"\"{server}\":{{\"status\":\"down\"", await health.Content.ReadAsStringAsync());
+        }
+        finally
+        {
+            await RepositoryRoot.ServicesAsync("up", server);
+        }
+        await AssertRecoversAsync(url);
+    }
+
+    /// <summary>
+    /// The cache is an optimisation: with Redis down, reads and writes are served by PostgreSQL,
+    /// and a write made meanwhile is never hidden by a stale entry once Redis is back.
+    /// </summary>
+    [Fact]
+    public async Task ACacheOutageFallsBackToPostgresAndStaysCoherent()
+    {
+        var item = Ids.NewItemId();
+        var url = $"/item/{item}/locations?storage=postgres-redis-cache";
+        await Client.PostAsJsonAsync(url, new { LocationIds = new[] { 1, 2 } });
+        Assert.Contains("\"ID\":2", await Client.GetStringAsync(url)); // now cached
+
+        await RepositoryRoot.ServicesAsync("down", "redis-cache");
+        try
+        {
+            Assert.Equal(HttpStatusCode.OK, (await Client.PostAsJsonAsync(url, new { LocationIds = new[] { 3 } })).StatusCode);
+            var during = await Client.GetStringAsync(url);
+            Assert.Contains("\"ID\":3", during);
+            Assert.DoesNotContain("\"ID\":2", during);
+        }
+        finally
+        {
+            await RepositoryRoot.ServicesAsync("up", "redis-cache");
+        }
+        var after = await Client.GetStringAsync(url);
+        Assert.Contains("\"ID\":3", after);
+        Assert.DoesNotContain("\"ID\":2", after);
+    }
+
+    private async Task AssertRecoversAsync(string url)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        HttpStatusCode status;
+        do
+        {
+            status = (await Client.GetAsync(url)).StatusCode;
+            if (status == HttpStatusCode.OK) return;
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, status);
+            await Task.Delay(250);
+        }
+        while (stopwatch.Elapsed < RecoveryBound);
+        Assert.Fail($"{url} still answers {(int)status} {RecoveryBound.TotalSeconds} s after the server came back");
+    }
+}
