@@ -1,0 +1,62 @@
+using System.Text;
+
+namespace Tank.Report;
+
+/// <summary>
+/// All architectures side by side: grouped bars per scenario, the max rate sustained under the SLO
+/// (top panel) and the p99 over the whole run (bottom panel).
+/// </summary>
+public static class ComparisonChart
+{
+    private const int Width = 960, PanelHeight = 300, Left = 70, Right = 20, Top = 50;
+
+    public static string Render(IReadOnlyList<RunAnalysis> runs, double sloMs)
+    {
+        var storages = runs.Select(r => r.Storage).Distinct().ToList();
+        var scenarios = runs.Select(r => r.Scenario).Distinct().ToList();
+        var height = Top + 2 * PanelHeight + 40;
+        var svg = new StringBuilder(Svg.Open(Width, height));
+        Svg.Text(svg, Width / 2.0, 22, "Architectures compared", "middle", 15, "font-weight=\"bold\"");
+        Panel(svg, runs, storages, scenarios, Top, $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors", r => r.MaxSustainedRps);
+        Panel(svg, runs, storages, scenarios, Top + PanelHeight, "p99 latency over the run, ms", r => r.QuantilesMs["p99"]);
+        for (var i = 0; i < storages.Count; i++)
+        {
+            var x = Left + i * 170;
+            svg.Append($"<rect x=\"{x}\" y=\"{height - 26}\" width=\"14\" height=\"14\" fill=\"{Svg.Palette[i % Svg.Palette.Length]}\"/>\n");
+            Svg.Text(svg, x + 20, height - 14, storages[i], "start", 12);
+        }
+        return svg.Append("</svg>\n").ToString();
+    }
+
+    private static void Panel(StringBuilder svg, IReadOnlyList<RunAnalysis> runs, List<string> storages, List<string> scenarios,
+        int top, string title, Func<RunAnalysis, double> value)
+    {
+        var plotTop = top + 24;
+        var plotBottom = top + PanelHeight - 40;
+        var max = Svg.NiceMax(runs.Count == 0 ? 1 : runs.Max(value) * 1.1);
+        Svg.Text(svg, Left, top + 12, title, "start", 13, "font-weight=\"bold\"");
+        for (var i = 0; i <= 4; i++)
+        {
+            var y = plotBottom - i / 4.0 * (plotBottom - plotTop);
+            Svg.Line(svg, Left, y, Width - Right, y, "#e5e5e5");
+            Svg.Text(svg, Left - 6, y + 4, Svg.Label(max * i / 4), "end", 11);
+        }
+        var groupWidth = (Width - Left - Right) / (double)Math.Max(1, scenarios.Count);
+        var barWidth = groupWidth * 0.8 / Math.Max(1, storages.Count);
+        for (var g = 0; g < scenarios.Count; g++)
+        {
+            var groupX = Left + g * groupWidth + groupWidth * 0.1;
+            Svg.Text(svg, Left + (g + 0.5) * groupWidth, plotBottom + 16, scenarios[g], "middle", 12);
+            for (var s = 0; s < storages.Count; s++)
+            {
+                var run = runs.FirstOrDefault(r => r.Scenario == scenarios[g] && r.Storage == storages[s]);
+                if (run is null) continue;
+                var v = value(run);
+                var h = v / max * (plotBottom - plotTop);
+                var x = groupX + s * barWidth;
+                svg.Append($"<rect x=\"{Svg.N(x)}\" y=\"{Svg.N(plotBottom - h)}\" width=\"{Svg.N(barWidth - 2)}\" height=\"{Svg.N(h)}\" fill=\"{Svg.Palette[s % Svg.Palette.Length]}\"><title>{Svg.Esc($"{run.Storage} {run.Scenario}: {Svg.N(v)}")}</title></rect>\n");
+                Svg.Text(svg, x + barWidth / 2 - 1, plotBottom - h - 3, Svg.Label(v), "middle", 9);
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+using System.Buffers.Text;
+using Tank.Schedule;
+using Tank.Stats;
+
+namespace Tank.Report;
+
+/// <summary>
+/// Reads a phout.log (streaming, byte-level: runs have millions of lines) and computes the
+/// report's numbers. Seconds are bucketed by when the response completed, as Tank does.
+/// </summary>
+public static class PhoutAnalyzer
+{
+    public static readonly (string Name, double Percentile)[] Quantiles =
+        [("p50", 50), ("p75", 75), ("p90", 90), ("p95", 95), ("p99", 99), ("p99.9", 99.9)];
+
+    public const double MaxErrorRate = 0.001;
+    public const int SustainWindowSeconds = 3;
+
+    public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
+    {
+        var overall = new Histogram();
+        var perSecond = new SortedDictionary<long, (Histogram Latency, long Errors)>();
+        var http = new SortedDictionary<int, long>();
+        var net = new SortedDictionary<int, long>();
+        long errors = 0, firstStartMs = long.MaxValue, lastEndUs = 0, lineNo = 0;
+        foreach (var line in ReadLines(phoutPath))
+        {
+            lineNo++;
+            var fields = new PhoutFields(line, phoutPath, lineNo);
+            var startMs = fields.SendTimeMs;
+            var intervalUs = fields.Long(2);
+            var netCode = (int)fields.Long(10);
+            var httpCode = (int)fields.Long(11);
+            var endUs = startMs * 1000 + intervalUs;
+            firstStartMs = Math.Min(firstStartMs, startMs);
+            lastEndUs = Math.Max(lastEndUs, endUs);
+            overall.Record(intervalUs);
+            var error = SecondStats.IsError(netCode, httpCode);
+            if (error) errors++;
+            var second = endUs / 1_000_000;
+            if (!perSecond.TryGetValue(second, out var bucket)) bucket = (new Histogram(), 0);
+            bucket.Latency.Record(intervalUs);
+            perSecond[second] = (bucket.Latency, bucket.Errors + (error ? 1 : 0));
+            http[httpCode] = http.GetValueOrDefault(httpCode) + 1;
+            net[netCode] = net.GetValueOrDefault(netCode) + 1;
+        }
+        if (overall.Count == 0) throw new TankInputException(phoutPath, "line 1", "phout.log is empty: the run produced no results");
+
+        var startSecond = (meta?.Start?.ToUnixTimeMilliseconds() ?? firstStartMs) / 1000;
+        var planned = PlannedPerSecond(meta);
+        var seconds = perSecond.Select(s =>
+        {
+            var offset = s.Key - startSecond;
+            var plan = offset >= 0 && offset < planned.Length ? planned[offset] : 0;
+            return new SecondPoint(offset, s.Value.Latency.Count, plan, Ms(s.Value.Latency.Percentile(50)), Ms(s.Value.Latency.Percentile(90)),
+                Ms(s.Value.Latency.Percentile(99)), Ms(s.Value.Latency.Max), s.Value.Errors);
+        }).ToList();
+        var duration = Math.Max(0.001, (lastEndUs - firstStartMs * 1000) / 1e6);
+        return new RunAnalysis
+        {
+            Storage = storage,
+            Scenario = scenario,
+            Schedule = meta?.Schedule,
+            Durability = meta?.Durability,
+            Requests = overall.Count,
+            DurationSeconds = duration,
+            AchievedRps = overall.Count / duration,
+            MeanMs = overall.Mean / 1000,
+            QuantilesMs = Quantiles.ToDictionary(q => q.Name, q => Ms(overall.Percentile(q.Percentile))),
+            MaxMs = Ms(overall.Max),
+            Errors = errors,
+            ErrorRate = (double)errors / overall.Count,
+            HttpCodes = http,
+            NetCodes = net,
+            MaxSustainedRps = MaxSustained(seconds, sloMs),
+            Seconds = seconds,
+            SendLatenessP99Us = meta?.LatenessP99Us ?? 0,
+            ExitCode = meta?.ExitCode ?? 0,
+            Autostop = meta?.Autostop,
+        };
+    }
+
+    /// <summary>
+    /// The best rate the system held while meeting the SLO: over every run of
+    /// <see cref="SustainWindowSeconds"/> consecutive seconds that each have p99 ≤ SLO and errors
+    /// below 0.1 %, the window's lowest rate; the highest such value. One lucky second does not count.
+    /// </summary>
+    public static double MaxSustained(IReadOnlyList<SecondPoint> seconds, double sloMs)
+    {
+        double best = 0;
+        for (var i = 0; i + SustainWindowSeconds <= seconds.Count; i++)
+        {
+            var window = seconds.Skip(i).Take(SustainWindowSeconds).ToList();
+            if (window[^1].Second - window[0].Second != SustainWindowSeconds - 1) continue;
+            if (window.All(s => s.Responses > 0 && s.P99Ms <= sloMs && (double)s.Errors / s.Responses < MaxErrorRate))
+                best = Math.Max(best, window.Min(s => s.Responses));
+        }
+        return best;
+    }
+
+    private static double[] PlannedPerSecond(RunMeta? meta)
+    {
+        if (meta?.Schedule is not { Length: > 0 } schedule || meta.LoadType != "rps") return [];
+        try { return ScheduleParser.Parse(schedule, "meta.json schedule").CountsPerSecond().Select(c => (double)c).ToArray(); }
+        catch (TankInputException) { return []; }
+    }
+
+    private static double Ms(long us) => us / 1000.0;
+
+    private static IEnumerable<byte[]> ReadLines(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1 << 20);
+        var buffer = new byte[1 << 20];
+        var carry = new List<byte>();
+        int read;
+        while ((read = stream.Read(buffer, 0, buffer.Length)) > 0)
+        {
+            var from = 0;
+            int nl;
+            while ((nl = Array.IndexOf(buffer, (byte)'\n', from, read - from)) >= 0)
+            {
+                carry.AddRange(new ArraySegment<byte>(buffer, from, nl - from));
+                if (carry.Count > 0) yield return [.. carry];
+                carry.Clear();
+                from = nl + 1;
+            }
+            carry.AddRange(new ArraySegment<byte>(buffer, from, read - from));
+        }
+        if (carry.Count > 0) yield return [.. carry];
+    }
+
+    /// <summary>The 12 fields of one phout line, validated.</summary>
+    private readonly ref struct PhoutFields
+    {
+        private readonly long[] _values;
+
+        public PhoutFields(byte[] line, string path, long lineNo)
+        {
+            var parts = new ReadOnlySpan<byte>(line).Split((byte)'\t');
+            _values = new long[12];
+            var index = 0;
+            foreach (var range in parts)
+            {
+                var field = line.AsSpan()[range];
+                if (index == 0)
+                {
+                    var dot = field.IndexOf((byte)'.');
+                    var whole = dot < 0 ? field : field[..dot];
+                    var frac = dot < 0 ? [] : field[(dot + 1)..];
+                    if (!Utf8Parser.TryParse(whole, out long s, out _)) throw Bad(path, lineNo, "send time");
+                    long ms = 0;
+                    for (var i = 0; i < 3; i++) ms = ms * 10 + (i < frac.Length ? frac[i] - '0' : 0);
+                    SendTimeMs = s * 1000 + ms;
+                }
+                else if (index != 1 && index < 12 && !Utf8Parser.TryParse(field, out _values[index], out _))
+                    throw Bad(path, lineNo, $"field {index + 1}");
+                index++;
+            }
+            if (index != 12) throw new TankInputException(path, $"line {lineNo}", $"a phout line has 12 TAB-separated fields, this one has {index}");
+        }
+
+        public long SendTimeMs { get; }
+
+        public long Long(int index) => _values[index];
+
+        private static TankInputException Bad(string path, long lineNo, string what) =>
+            new(path, $"line {lineNo}", $"{what} is not a number");
+    }
+}

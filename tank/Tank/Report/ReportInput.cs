@@ -1,0 +1,44 @@
+using System.Text.Json;
+
+namespace Tank.Report;
+
+/// <summary>
+/// A run directory as script/bench lays it out:
+/// <c>environment.json</c> and <c>runs/&lt;storage&gt;/&lt;scenario&gt;/{phout.log, stats.log, load.yaml, ammo.txt, meta.json}</c>.
+/// </summary>
+public sealed record ReportInput(string Directory, JsonElement? Environment, IReadOnlyList<(string Storage, string Scenario, string Dir, RunMeta? Meta)> Runs)
+{
+    public static ReportInput Discover(string directory)
+    {
+        if (!System.IO.Directory.Exists(directory)) throw new TankInputException(directory, "directory", "run directory not found");
+        var runsDir = Path.Combine(directory, "runs");
+        if (!System.IO.Directory.Exists(runsDir))
+            throw new TankInputException(directory, "runs/", "no runs/<storage>/<scenario>/phout.log under the run directory");
+        var runs = System.IO.Directory.GetFiles(runsDir, "phout.log", SearchOption.AllDirectories)
+            .Select(Path.GetDirectoryName)
+            .Select(dir =>
+            {
+                var meta = ReadMeta(Path.Combine(dir!, "meta.json"));
+                var scenario = meta?.Scenario ?? Path.GetFileName(dir)!;
+                var storage = meta?.Storage ?? Path.GetFileName(Path.GetDirectoryName(dir))!;
+                return (storage, scenario, dir!, meta);
+            })
+            .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)
+            .ToList();
+        if (runs.Count == 0) throw new TankInputException(runsDir, "directory", "no phout.log found");
+        var envPath = Path.Combine(directory, "environment.json");
+        JsonElement? environment = null;
+        if (File.Exists(envPath))
+        {
+            try { environment = JsonDocument.Parse(File.ReadAllText(envPath)).RootElement.Clone(); }
+            catch (JsonException e) { throw new TankInputException(envPath, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
+        }
+        return new ReportInput(directory, environment, runs);
+    }
+
+    private static RunMeta? ReadMeta(string path)
+    {
+        try { return RunMeta.TryRead(path); }
+        catch (JsonException e) { throw new TankInputException(path, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
+    }
+}

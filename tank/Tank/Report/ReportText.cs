@@ -1,0 +1,60 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Tank.Report;
+
+/// <summary>The report's words and table cells, shared by the Markdown and HTML writers.</summary>
+public static class ReportText
+{
+    public static string Ms(double ms) => ms.ToString(ms < 10 ? "0.00" : "0.0", CultureInfo.InvariantCulture);
+
+    public static string Rps(double rps) => rps.ToString("0", CultureInfo.InvariantCulture);
+
+    public static string Codes(IReadOnlyDictionary<int, long> codes, bool net) =>
+        string.Join(", ", codes.Where(c => net ? c.Key != 0 : c.Key is 0 or >= 400).Select(c => $"{c.Key}: {c.Value}")) is { Length: > 0 } s ? s : "—";
+
+    public static readonly string[] RunColumns =
+        ["architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99"];
+
+    public static string[] RunRow(RunAnalysis r) =>
+    [
+        r.Storage, r.Scenario, r.Requests.ToString(CultureInfo.InvariantCulture), Rps(r.AchievedRps), Ms(r.MeanMs),
+        .. PhoutAnalyzer.Quantiles.Select(q => Ms(r.QuantilesMs[q.Name])), Ms(r.MaxMs),
+        $"{r.Errors} ({(r.ErrorRate * 100).ToString("0.###", CultureInfo.InvariantCulture)} %)",
+        Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Rps(r.MaxSustainedRps),
+        Ms(r.SendLatenessP99Us / 1000.0),
+    ];
+
+    /// <summary>Architecture × scenario: "max rps under the SLO / p99 ms", like the Go benchmark's summary.</summary>
+    public static (string[] Header, List<string[]> Rows) Summary(IReadOnlyList<RunAnalysis> runs)
+    {
+        var scenarios = runs.Select(r => r.Scenario).Distinct().OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s).ToList();
+        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms")).ToArray();
+        var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
+            new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
+                ? $"{Rps(run.MaxSustainedRps)} · {Ms(run.QuantilesMs["p99"])}" : "—")).ToArray()).ToList();
+        return (header, rows);
+    }
+
+    /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
+    public static List<(string Key, string Value)> Environment(JsonElement? environment)
+    {
+        var lines = new List<(string, string)>();
+        if (environment is not { ValueKind: JsonValueKind.Object } env) return [("environment", "not recorded (no environment.json; see `tank env`)")];
+        foreach (var property in env.EnumerateObject())
+        {
+            if (property.Value.ValueKind == JsonValueKind.Object)
+                foreach (var inner in property.Value.EnumerateObject()) lines.Add(($"{property.Name}: {inner.Name}", Scalar(inner.Value)));
+            else lines.Add((property.Name, Scalar(property.Value)));
+        }
+        return lines;
+    }
+
+    private static string Scalar(JsonElement value) => value.ValueKind == JsonValueKind.String ? value.GetString()! : value.GetRawText();
+
+    public static string Method(double sloMs) =>
+        $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
+        $"Latency is Tank's interval_real (connect + send + wait + receive). \"max rps @ SLO\" is the highest rate held for " +
+        $"{PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400), " +
+        $"seconds bucketed by response completion as Tank does.";
+}

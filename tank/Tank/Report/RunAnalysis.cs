@@ -1,0 +1,28 @@
+namespace Tank.Report;
+
+/// <summary>Everything the report says about one architecture × scenario run.</summary>
+public sealed record RunAnalysis
+{
+    public required string Storage { get; init; }
+    public required string Scenario { get; init; }
+    public string? Schedule { get; init; }
+    public string? Durability { get; init; }
+    public required long Requests { get; init; }
+    public required double DurationSeconds { get; init; }
+    public required double AchievedRps { get; init; }
+    public required double MeanMs { get; init; }
+    public required IReadOnlyDictionary<string, double> QuantilesMs { get; init; }
+    public required double MaxMs { get; init; }
+    public required long Errors { get; init; }
+    public required double ErrorRate { get; init; }
+    public required IReadOnlyDictionary<int, long> HttpCodes { get; init; }
+    public required IReadOnlyDictionary<int, long> NetCodes { get; init; }
+    /// <summary>Highest rate held for 3 consecutive seconds with p99 ≤ SLO and errors below 0.1 %; 0 if never.</summary>
+    public required double MaxSustainedRps { get; init; }
+    public required IReadOnlyList<SecondPoint> Seconds { get; init; }
+    public long SendLatenessP99Us { get; init; }
+    public int ExitCode { get; init; }
+    public string? Autostop { get; init; }
+
+    public string Id => $"{Storage}-{Scenario}";
+}
