@@ -42,7 +42,7 @@ public sealed class TarantoolOutageTests
         {
             await RepositoryRoot.ServicesAsync("up", "tarantool");
             await service.StopAsync(CancellationToken.None);
-            await service.DisposeAsync();
+            service.Dispose();
         }
     }
 

@@ -64,14 +64,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
 
     private static void WriteUpdate(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
     {
-        writer.WriteMapHeader(4);
-        writer.WriteUInt64(IprotoKey.SpaceId);
-        writer.WriteUInt64(request.SpaceId);
-        writer.WriteUInt64(IprotoKey.IndexId);
-        writer.WriteUInt64(0);
-        writer.WriteUInt64(IprotoKey.Key);
-        writer.WriteArrayHeader(1);
-        writer.WriteInt64(request.Tuple.Id ?? 0);
+        IprotoBody.WriteKeyHeader(ref writer, request.SpaceId, request.Tuple.Id ?? 0, extraEntries: 1);
         writer.WriteUInt64(IprotoKey.Tuple);
         // IPROTO update operations number fields from 0; field 0 (the id) stays.
         var count = MsgPackArrayMapper<AuthorTuple>.ElementCount;

@@ -11,7 +11,7 @@ namespace IntegrationService.Storage.Tarantool;
 /// fail at once with <see cref="StorageUnavailableException"/> rather than queueing behind a reconnect.
 /// </summary>
 public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> options, ILogger<TarantoolConnection> logger)
-    : IAsyncDisposable
+    : IAsyncDisposable, IDisposable
 {
     private const uint VSpaceId = 281; // the _vspace system view: every space the user may see
 
@@ -108,6 +108,8 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
     {
         if (_current is { } connection) await connection.DisposeAsync().ConfigureAwait(false);
     }
+
+    public void Dispose() => _current?.Dispose();
 
     private async Task<FrozenDictionary<string, uint>> LoadSpacesAsync(IprotoConnection connection, CancellationToken cancellationToken)
     {

@@ -5,7 +5,7 @@ namespace IntegrationService.Storage.Tarantool;
 /// attempt (so the first requests find a connection) but never fails: if Tarantool is down the
 /// service starts anyway, answers 503, and the background loop connects when the server returns.
 /// </summary>
-public sealed class TarantoolConnectionService(TarantoolConnection connection) : IHostedService, IAsyncDisposable
+public sealed class TarantoolConnectionService(TarantoolConnection connection) : IHostedService, IDisposable
 {
     private readonly CancellationTokenSource _stopping = new();
     private Task _loop = Task.CompletedTask;
@@ -23,9 +23,5 @@ public sealed class TarantoolConnectionService(TarantoolConnection connection) :
         await connection.DisposeAsync().ConfigureAwait(false);
     }
 
-    public ValueTask DisposeAsync()
-    {
-        _stopping.Dispose();
-        return ValueTask.CompletedTask;
-    }
+    public void Dispose() => _stopping.Dispose();
 }

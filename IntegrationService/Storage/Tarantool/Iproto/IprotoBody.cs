@@ -26,16 +26,23 @@ public static class IprotoBody
     }
 
     /// <summary>DELETE by primary key.</summary>
-    public static void WriteDeleteById(ref MsgPackWriter writer, (uint SpaceId, long Id) request)
+    public static void WriteDeleteById(ref MsgPackWriter writer, (uint SpaceId, long Id) request) =>
+        WriteKeyHeader(ref writer, request.SpaceId, request.Id, extraEntries: 0);
+
+    /// <summary>
+    /// A body map addressing one tuple by primary key: {space, index 0, key [id]}, followed by
+    /// <paramref name="extraEntries"/> entries the caller writes (UPDATE adds its operations).
+    /// </summary>
+    public static void WriteKeyHeader(ref MsgPackWriter writer, uint spaceId, long id, int extraEntries)
     {
-        writer.WriteMapHeader(3);
+        writer.WriteMapHeader(3 + extraEntries);
         writer.WriteUInt64(IprotoKey.SpaceId);
-        writer.WriteUInt64(request.SpaceId);
+        writer.WriteUInt64(spaceId);
         writer.WriteUInt64(IprotoKey.IndexId);
         writer.WriteUInt64(0);
         writer.WriteUInt64(IprotoKey.Key);
         writer.WriteArrayHeader(1);
-        writer.WriteInt64(request.Id);
+        writer.WriteInt64(id);
     }
 
     /// <summary>INSERT/REPLACE: {space, tuple}; the caller writes the tuple.</summary>

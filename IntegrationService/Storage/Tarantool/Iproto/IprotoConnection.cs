@@ -15,7 +15,7 @@ namespace IntegrationService.Storage.Tarantool.Iproto;
 /// waiting and later request fails with <see cref="StorageUnavailableException"/> and
 /// <see cref="Closed"/> completes, so the owner can open a new one.
 /// </summary>
-public sealed class IprotoConnection : IAsyncDisposable
+public sealed class IprotoConnection : IAsyncDisposable, IDisposable
 {
     private const int LengthPrefixSize = 5;
 
@@ -111,11 +111,17 @@ public sealed class IprotoConnection : IAsyncDisposable
         return WaitAsync(sync, completion.Task, timeout, cancellationToken);
     }
 
-    public async ValueTask DisposeAsync()
+    /// <summary>Closes the socket and fails waiting requests; the loops end on their own.</summary>
+    public void Dispose()
     {
         Fail(new ObjectDisposedException(nameof(IprotoConnection)));
-        await Task.WhenAll(_readLoop, _writeLoop).ConfigureAwait(false);
         _stream.Dispose();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Dispose();
+        await Task.WhenAll(_readLoop, _writeLoop).ConfigureAwait(false);
     }
 
     private void Start()

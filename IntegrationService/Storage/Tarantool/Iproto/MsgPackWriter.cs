@@ -133,27 +133,7 @@ public ref struct MsgPackWriter(IBufferWriter<byte> output)
     public readonly void WriteBinary(ReadOnlySpan<byte> value)
     {
         var length = value.Length;
-        if (length <= byte.MaxValue)
-        {
-            var span = _output.GetSpan(2);
-            span[0] = MsgPackCode.Bin8;
-            span[1] = (byte)length;
-            _output.Advance(2);
-        }
-        else if (length <= ushort.MaxValue)
-        {
-            var span = _output.GetSpan(3);
-            span[0] = MsgPackCode.Bin16;
-            BinaryPrimitives.WriteUInt16BigEndian(span[1..], (ushort)length);
-            _output.Advance(3);
-        }
-        else
-        {
-            var span = _output.GetSpan(5);
-            span[0] = MsgPackCode.Bin32;
-            BinaryPrimitives.WriteUInt32BigEndian(span[1..], (uint)length);
-            _output.Advance(5);
-        }
+        WriteLengthHeader(length, 0, -1, MsgPackCode.Bin8, MsgPackCode.Bin16, MsgPackCode.Bin32); // bin has no fix form
         value.CopyTo(_output.GetSpan(length));
         _output.Advance(length);
     }

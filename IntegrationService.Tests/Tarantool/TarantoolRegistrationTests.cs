@@ -1,0 +1,48 @@
+using IntegrationService.Items;
+using IntegrationService.Storage;
+using IntegrationService.Storage.Tarantool;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace IntegrationService.Tests.Tarantool;
+
+public sealed class TarantoolRegistrationTests
+{
+    [Fact]
+    public void AddTarantoolStorageRegistersBothEnginesWithTheirStoresAndTheClient()
+    {
+        using var services = Build(new Dictionary<string, string?> { ["Tarantool:Port"] = "13999" });
+
+        var architectures = services.GetServices<StorageArchitecture>().ToDictionary(a => a.Name);
+        Assert.Equal(["tarantool-memtx", "tarantool-vinyl"], architectures.Keys.Order());
+        Assert.All(architectures.Values, a =>
+        {
+            Assert.IsType<TarantoolAuthorStore>(a.Authors);
+            Assert.IsType<TarantoolItemStore>(a.Items);
+            Assert.Contains("wal_mode=write", a.Durability);
+        });
+        Assert.Contains(services.GetServices<IHostedService>(), s => s is TarantoolConnectionService);
+        Assert.Contains(services.GetServices<IBackendHealthCheck>(), h => h.Name == "tarantool");
+        Assert.Contains(services.GetServices<IItemDataLoader>(), l => l is TarantoolItemDataLoader);
+        Assert.Equal(13999, services.GetRequiredService<IOptions<TarantoolOptions>>().Value.Port);
+    }
+
+    [Fact]
+    public void InvalidOptionsAreRejected()
+    {
+        using var services = Build(new Dictionary<string, string?> { ["Tarantool:RequestTimeoutMs"] = "0" });
+
+        Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<IOptions<TarantoolOptions>>().Value);
+    }
+
+    private static ServiceProvider Build(Dictionary<string, string?> settings)
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
+        services.AddLogging();
+        services.AddTarantoolStorage();
+        return services.BuildServiceProvider();
+    }
+}
