@@ -1,0 +1,151 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text.Json;
+using Tank.Commands;
+using Tank.SelfTest;
+
+namespace Tank.Tests.EndToEnd;
+
+/// <summary>Runs the real CLI (ammo → run → env → report) against a loopback responder.</summary>
+public sealed class RunnerEndToEndTests : IDisposable
+{
+    private readonly string _dir = Directory.CreateTempSubdirectory("tank-e2e-").FullName;
+
+    private string Yaml(int port, string schedule, string timeout = "5s", string extra = "") 
+    {
+        var path = Path.Combine(_dir, "load.yaml");
+        File.WriteAllText(path, $"""
+            phantom:
+              address: 127.0.0.1:{port}
+              ammofile: {Path.Combine(_dir, "ammo.txt")}
+              ammo_type: phantom
+              header_http: "1.1"
+              instances: 50
+              timeout: {timeout}
+              load_profile:
+                load_type: rps
+                schedule: {schedule}
+            {extra}
+            telegraf:
+              enabled: false
+            """);
+        return path;
+    }
+
+    private void Ammo(int port, string scenario = "author-read") =>
+        Assert.Equal(0, Cli.Run(["ammo", "--scenario", scenario, "--storage", "postgres", "--host", $"127.0.0.1:{port}",
+            "--count", "40", "--seed", "3", "--out", Path.Combine(_dir, "ammo.txt")]));
+
+    [Fact]
+    public async Task RunWritesPhoutAndReportSummarisesIt()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var runDir = Path.Combine(_dir, "bench");
+        var outDir = Path.Combine(runDir, "runs", "postgres", "author-read");
+        var code = Cli.Run(["run", Yaml(server.Port, "line(10, 50, 2s) const(50, 2s)"), "--out", outDir,
+            "--storage", "postgres", "--scenario", "author-read", "--durability", "synchronous_commit=on", "--quiet"]);
+
+        Assert.Equal(0, code);
+        var planned = (10 + 50) / 2 * 2 + 100;
+        var lines = File.ReadAllLines(Path.Combine(outDir, "phout.log"));
+        Assert.Equal(planned, lines.Length);
+        Assert.Equal(planned, server.Requests);
+        var ammoSizes = Tank.Ammo.AmmoReader.Read(Path.Combine(_dir, "ammo.txt"), Tank.Ammo.AmmoFormat.Phantom).Select(r => (long)r.Bytes.Length).ToHashSet();
+        foreach (var fields in lines.Select(l => l.Split('\t')))
+        {
+            Assert.Equal(12, fields.Length);
+            Assert.Matches(@"^\d{10}\.\d{3}$", fields[0]);
+            Assert.Equal("author-read", fields[1]);
+            Assert.Equal(long.Parse(fields[2]), fields[3..7].Sum(long.Parse));
+            Assert.Contains(long.Parse(fields[8]), ammoSizes);
+            Assert.Equal("0", fields[10]);
+            Assert.Equal("200", fields[11]);
+        }
+        var sendTimes = lines.Select(l => double.Parse(l.Split('\t')[0], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.InRange(sendTimes.Max() - sendTimes.Min(), 3.0, 6.0); // the schedule spans 4 s; the last request leaves near 4 s
+        Assert.NotEmpty(File.ReadAllLines(Path.Combine(outDir, "stats.log")));
+        using var meta = JsonDocument.Parse(File.ReadAllText(Path.Combine(outDir, "meta.json")));
+        Assert.Equal(planned, meta.RootElement.GetProperty("planned_requests").GetInt64());
+        Assert.Equal("synchronous_commit=on", meta.RootElement.GetProperty("durability").GetString());
+
+        Assert.Equal(0, Cli.Run(["env", runDir, "--server", "postgres=PostgreSQL 15", "--durability", "postgres=synchronous_commit=on"]));
+        Assert.Equal(0, Cli.Run(["report", runDir, "--slo-ms", "10"]));
+        var report = File.ReadAllText(Path.Combine(runDir, "report.md"));
+        Assert.Contains("| postgres | author-read | 160 |", report);
+        Assert.Contains("charts/postgres-author-read.svg", report);
+        var html = File.ReadAllText(Path.Combine(runDir, "report.html"));
+        Assert.Contains("<svg", html);
+        Assert.DoesNotContain("src=\"http", html);
+        Assert.True(File.Exists(Path.Combine(runDir, "charts", "comparison.svg")));
+        using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(runDir, "summary.json")));
+        var run = summary.RootElement.GetProperty("runs").EnumerateArray().Single();
+        Assert.Equal(planned, run.GetProperty("requests").GetInt64());
+        Assert.Equal(0, run.GetProperty("errors").GetInt64());
+    }
+
+    [Fact]
+    public void SilentServerTimesOutWithNetCode110()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        var accepted = new List<Socket>();
+        var accept = Task.Run(async () => { while (true) accepted.Add(await listener.AcceptSocketAsync()); });
+        Ammo(port);
+        var outDir = Path.Combine(_dir, "timeout");
+        Assert.Equal(0, Cli.Run(["run", Yaml(port, "const(2, 1s)", timeout: "1s"), "--out", outDir, "--quiet"]));
+        var fields = File.ReadAllLines(Path.Combine(outDir, "phout.log")).Select(l => l.Split('\t')).ToList();
+        Assert.Equal(2, fields.Count);
+        Assert.All(fields, f => Assert.Equal(("110", "0", "1000000"), (f[10], f[11], f[7])));
+        foreach (var socket in accepted.ToArray()) socket.Dispose();
+    }
+
+    [Fact]
+    public async Task AutostopEndsTheRunWithTanksExitCode()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var yaml = Yaml(server.Port, "const(20, 30s)", extra: "autostop:\n  autostop:\n    - http(2xx,50%,2s)");
+        var started = DateTime.UtcNow;
+        Assert.Equal(22, Cli.Run(["run", yaml, "--out", Path.Combine(_dir, "stopped"), "--quiet"]));
+        Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(20), "autostop should end the 30 s run early");
+    }
+
+    [Theory]
+    [InlineData("const(10, 1s), const(10, 1s)", "not commas")]
+    [InlineData("const(10, 500ms)", "'500ms' is not a duration")]
+    public void BadScheduleFailsBeforeAnythingIsWritten(string schedule, string reason)
+    {
+        var outDir = Path.Combine(_dir, "never");
+        var error = new StringWriter();
+        var previous = Console.Error;
+        Console.SetError(error);
+        try { Assert.Equal(2, Cli.Run(["run", Yaml(1, schedule), "--out", outDir])); }
+        finally { Console.SetError(previous); }
+        Assert.Contains(reason, error.ToString());
+        Assert.Contains("load.yaml:10", error.ToString());
+        Assert.False(Directory.Exists(outDir));
+    }
+
+    [Fact]
+    public void EmptyAmmoFailsBeforeAnythingIsWritten()
+    {
+        File.WriteAllText(Path.Combine(_dir, "ammo.txt"), "");
+        var outDir = Path.Combine(_dir, "never");
+        Assert.Equal(2, Cli.Run(["run", Yaml(1, "const(1, 1s)"), "--out", outDir]));
+        Assert.False(Directory.Exists(outDir));
+    }
+
+    [Fact]
+    public void UnknownKeyFailsBeforeAnythingIsWritten()
+    {
+        var yaml = Yaml(1, "const(1, 1s)");
+        File.WriteAllText(yaml, File.ReadAllText(yaml).Replace("  instances: 50", "  instance: 50"));
+        var outDir = Path.Combine(_dir, "never");
+        Assert.Equal(2, Cli.Run(["run", yaml, "--out", outDir]));
+        Assert.False(Directory.Exists(outDir));
+    }
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+}
