@@ -17,7 +17,6 @@ public static class Cli
                 "run" => RunCommand.Run(CliArgs.Parse(rest)),
                 "report" => ReportCommand.Run(CliArgs.Parse(rest)),
                 "env" => EnvCommand.Run(CliArgs.Parse(rest)),
-                "selftest" => SelfTestCommand.Run(CliArgs.Parse(rest)),
                 "serve" => ServeCommand.Run(CliArgs.Parse(rest)),
                 _ => Usage(),
             };
@@ -37,7 +36,6 @@ public static class Cli
               run      <load.yaml> [--ammo F] [--address H:P] [--schedule S] [--out DIR] [--tag T] [--storage N] [--scenario S]
               report   <run dir> [--slo-ms 10]
               env      <run dir> [--server name=version]… [--durability name=text]…
-              selftest [--rps 30000] [--seconds 20] [--out DIR]
               serve    [--port 8099]   a trivial HTTP responder for measuring the runner
             """);
         return InputError;

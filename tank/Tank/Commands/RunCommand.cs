@@ -100,9 +100,17 @@ public static class RunCommand
         return File.Exists(besideConfig) ? besideConfig : file;
     }
 
+    // The exact config goes next to the results, but never over a different existing load.yaml
+    // (with --out . under Tank's shootexec the working directory may hold the user's own).
     private static void CopyConfig(string configPath, string outDir)
     {
         var target = Path.Combine(outDir, "load.yaml");
-        if (Path.GetFullPath(configPath) != Path.GetFullPath(target)) File.Copy(configPath, target, overwrite: true);
+        if (Path.GetFullPath(configPath) == Path.GetFullPath(target)) return;
+        if (File.Exists(target) && !File.ReadAllBytes(target).SequenceEqual(File.ReadAllBytes(configPath)))
+        {
+            Console.Error.WriteLine($"tank: {target} exists and differs from {configPath}; not overwriting it");
+            return;
+        }
+        File.Copy(configPath, target, overwrite: true);
     }
 }

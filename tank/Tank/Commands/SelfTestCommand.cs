@@ -1,6 +1,0 @@
-namespace Tank.Commands;
-
-public static class SelfTestCommand
-{
-    public static int Run(CliArgs args) => throw new NotImplementedException();
-}
