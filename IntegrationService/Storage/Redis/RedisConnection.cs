@@ -24,7 +24,11 @@ public sealed class RedisConnection(string name, string endpoint, string? passwo
         options.ConnectRetry = 1;
         options.KeepAlive = 10;
         options.ClientName = "IntegrationService";
-        _multiplexer = await ConnectionMultiplexer.ConnectAsync(options);
+        var multiplexer = await ConnectionMultiplexer.ConnectAsync(options);
+        // 1.x runs every continuation in order on one dedicated thread by default; the request
+        // pipeline must not queue behind it (it halved write throughput of the cache architecture).
+        multiplexer.PreserveAsyncOrder = false;
+        _multiplexer = multiplexer;
     }
 
     /// <summary>Runs one call with the deadline; failures become <see cref="StorageUnavailableException"/>.</summary>
