@@ -19,9 +19,10 @@ public static class ComparisonChart
         Svg.Text(svg, Width / 2.0, 22, "Architectures compared", "middle", 15, "font-weight=\"bold\"");
         Panel(svg, runs, storages, scenarios, Top, $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors", r => r.MaxSustainedRps);
         Panel(svg, runs, storages, scenarios, Top + PanelHeight, "p99 latency over the run, ms", r => r.QuantilesMs["p99"]);
-        for (var i = 0; i < storages.Count; i++)
+        // Legend entries sized by their names (about 7 px a character at 12 px), so long ones never overlap.
+        var x = (double)Left;
+        for (var i = 0; i < storages.Count; i++, x += 20 + storages[i - 1].Length * 7 + 24)
         {
-            var x = Left + i * 170;
             svg.Append($"<rect x=\"{x}\" y=\"{height - 26}\" width=\"14\" height=\"14\" fill=\"{Svg.Palette[i % Svg.Palette.Length]}\"/>\n");
             Svg.Text(svg, x + 20, height - 14, storages[i], "start", 12);
         }

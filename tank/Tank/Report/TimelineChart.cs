@@ -30,10 +30,11 @@ public static class TimelineChart
             Svg.Text(svg, Left - 6, y + 4, Svg.N(maxMs * i / 5), "end", 11);
             Svg.Text(svg, Width - Right + 6, y + 4, Svg.Label(maxRps * i / 5), "start", 11);
         }
-        for (var i = 0; i <= 6; i++)
+        // Whole-second ticks, at most about seven, so short runs never repeat a label.
+        var tickStep = Math.Max(1, Math.Ceiling((maxX - minX) / 6.0));
+        for (var s = Math.Ceiling((double)minX); s <= maxX; s += tickStep)
         {
-            var s = minX + (maxX - minX) * i / 6.0;
-            Svg.Text(svg, X(s), Height - Bottom + 16, $"{Svg.N(Math.Round(s))} s", "middle", 11);
+            Svg.Text(svg, X(s), Height - Bottom + 16, $"{Svg.N(s)} s", "middle", 11);
         }
         Svg.Text(svg, 14, Top + (Height - Top - Bottom) / 2.0, "latency, ms", "middle", 12, $"transform=\"rotate(-90 14 {Svg.N(Top + (Height - Top - Bottom) / 2.0)})\"");
         Svg.Text(svg, Width - 12, Top + (Height - Top - Bottom) / 2.0, "requests per second", "middle", 12, $"transform=\"rotate(90 {Width - 12} {Svg.N(Top + (Height - Top - Bottom) / 2.0)})\"");
