@@ -14,6 +14,7 @@ public sealed class ConnectionPool(EndPoint endPoint, int instances, Clock clock
     private readonly Stack<Connection> _idle = new();
     private readonly Queue<(AmmoRequest Request, long Scheduled)> _waiting = new();
     private readonly List<Connection> _all = [];
+    private readonly Poller _poller = new();
     private int _open;
     private bool _stopping;
     private long _sends;
@@ -118,6 +119,7 @@ public sealed class ConnectionPool(EndPoint endPoint, int instances, Clock clock
         Connection[] snapshot;
         lock (_lock) { _stopping = true; snapshot = [.. _all]; }
         foreach (var connection in snapshot) connection.Shutdown();
+        _poller.Stop();
     }
 
     internal void CountSend()
@@ -131,7 +133,7 @@ public sealed class ConnectionPool(EndPoint endPoint, int instances, Clock clock
     private Connection NewConnection()
     {
         _open++;
-        var connection = new Connection(this, endPoint, clock, sink);
+        var connection = new Connection(this, _poller, endPoint, clock, sink);
         _all.Add(connection);
         return connection;
     }

@@ -15,6 +15,8 @@ public sealed class LoadRunner(RunOptions options)
     {
         var endPoint = Resolve(options.Address);
         WarmUp.Run(options.Ammo);
+        // Reading the ammo left tens of MB of garbage: collect it now, not as a pause in the first seconds.
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
         var clock = new Clock();
         var start = DateTimeOffset.UtcNow;
         var sink = new ResultSink();
@@ -23,7 +25,7 @@ public sealed class LoadRunner(RunOptions options)
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancel);
         using var monitor = new RunMonitor(options, clock, sink, pool);
 
-        var scheduler = new Thread(() => Schedule(clock, feed, pool, stop.Token)) { IsBackground = true, Name = "tank-scheduler" };
+        var scheduler = new Thread(() => { PreciseWait.TuneCurrentThread(); Schedule(clock, feed, pool, stop.Token); }) { IsBackground = true, Name = "tank-scheduler" };
         scheduler.Start();
         while (scheduler.IsAlive)
         {
