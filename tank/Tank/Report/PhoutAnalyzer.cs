@@ -74,6 +74,7 @@ public static class PhoutAnalyzer
             NetCodes = net,
             MaxSustainedRps = MaxSustained(seconds, sloMs),
             Seconds = seconds,
+            PeakPlannedRps = planned.Length == 0 ? 0 : planned.Max(),
             SendLatenessP99Us = meta?.LatenessP99Us ?? 0,
             ExitCode = meta?.ExitCode ?? 0,
             Autostop = meta?.Autostop,

@@ -10,6 +10,9 @@ public static class ReportText
 
     public static string Rps(double rps) => rps.ToString("0", CultureInfo.InvariantCulture);
 
+    /// <summary>"≥ N" when the SLO held up to the ramp's top: N is then a lower bound, not a measured limit.</summary>
+    public static string Sustained(RunAnalysis run) => (run.SloHeldAtPeak ? "≥ " : "") + Rps(run.MaxSustainedRps);
+
     public static string Codes(IReadOnlyDictionary<int, long> codes, bool net) =>
         string.Join(", ", codes.Where(c => net ? c.Key != 0 : c.Key is 0 or >= 400).Select(c => $"{c.Key}: {c.Value}")) is { Length: > 0 } s ? s : "—";
 
@@ -21,7 +24,7 @@ public static class ReportText
         r.Storage, r.Scenario, r.Requests.ToString(CultureInfo.InvariantCulture), Rps(r.AchievedRps), Ms(r.MeanMs),
         .. PhoutAnalyzer.Quantiles.Select(q => Ms(r.QuantilesMs[q.Name])), Ms(r.MaxMs),
         $"{r.Errors} ({(r.ErrorRate * 100).ToString("0.###", CultureInfo.InvariantCulture)} %)",
-        Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Rps(r.MaxSustainedRps),
+        Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Sustained(r),
         Ms(r.SendLatenessP99Us / 1000.0),
     ];
 
@@ -32,7 +35,7 @@ public static class ReportText
         var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Rps(run.MaxSustainedRps)} · {Ms(run.QuantilesMs["p99"])}" : "—")).ToArray()).ToList();
+                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}" : "—")).ToArray()).ToList();
         return (header, rows);
     }
 
@@ -56,5 +59,6 @@ public static class ReportText
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
         $"Latency is Tank's interval_real (connect + send + wait + receive). \"max rps @ SLO\" is the highest rate held for " +
         $"{PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400), " +
-        $"seconds bucketed by response completion as Tank does.";
+        $"seconds bucketed by response completion as Tank does. \"≥ N\" means the SLO still held at the top of the ramp: " +
+        $"the architecture's limit lies beyond what was planned.";
 }

@@ -20,6 +20,13 @@ public sealed record RunAnalysis
     /// <summary>Highest rate held for 3 consecutive seconds with p99 ≤ SLO and errors below 0.1 %; 0 if never.</summary>
     public required double MaxSustainedRps { get; init; }
     public required IReadOnlyList<SecondPoint> Seconds { get; init; }
+    /// <summary>The schedule's highest planned rate (0 when unknown, e.g. instances mode).</summary>
+    public double PeakPlannedRps { get; init; }
+    /// <summary>
+    /// The SLO still held at the top of the ramp: the knee lies beyond what was planned, so
+    /// <see cref="MaxSustainedRps"/> is a lower bound, not the architecture's limit.
+    /// </summary>
+    public bool SloHeldAtPeak => PeakPlannedRps > 0 && MaxSustainedRps >= 0.98 * PeakPlannedRps;
     public long SendLatenessP99Us { get; init; }
     public int ExitCode { get; init; }
     public string? Autostop { get; init; }
