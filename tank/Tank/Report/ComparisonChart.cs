@@ -17,7 +17,8 @@ public static class ComparisonChart
         var height = Top + 2 * PanelHeight + 40;
         var svg = new StringBuilder(Svg.Open(Width, height));
         Svg.Text(svg, Width / 2.0, 22, "Architectures compared", "middle", 15, "font-weight=\"bold\"");
-        Panel(svg, runs, storages, scenarios, Top, $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors", r => r.MaxSustainedRps);
+        Panel(svg, runs, storages, scenarios, Top, $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (≥: still held at the ramp's top)", r => r.MaxSustainedRps,
+            r => (r.SloHeldAtPeak ? "≥" : "") + Svg.Label(r.MaxSustainedRps));
         Panel(svg, runs, storages, scenarios, Top + PanelHeight, "p99 latency over the run, ms", r => r.QuantilesMs["p99"]);
         // Legend entries sized by their names (about 7 px a character at 12 px), so long ones never overlap.
         var x = (double)Left;
@@ -30,7 +31,7 @@ public static class ComparisonChart
     }
 
     private static void Panel(StringBuilder svg, IReadOnlyList<RunAnalysis> runs, List<string> storages, List<string> scenarios,
-        int top, string title, Func<RunAnalysis, double> value)
+        int top, string title, Func<RunAnalysis, double> value, Func<RunAnalysis, string>? label = null)
     {
         var plotTop = top + 24;
         var plotBottom = top + PanelHeight - 40;
@@ -56,7 +57,7 @@ public static class ComparisonChart
                 var h = v / max * (plotBottom - plotTop);
                 var x = groupX + s * barWidth;
                 svg.Append($"<rect x=\"{Svg.N(x)}\" y=\"{Svg.N(plotBottom - h)}\" width=\"{Svg.N(barWidth - 2)}\" height=\"{Svg.N(h)}\" fill=\"{Svg.Palette[s % Svg.Palette.Length]}\"><title>{Svg.Esc($"{run.Storage} {run.Scenario}: {Svg.N(v)}")}</title></rect>\n");
-                Svg.Text(svg, x + barWidth / 2 - 1, plotBottom - h - 3, Svg.Label(v), "middle", 9);
+                Svg.Text(svg, x + barWidth / 2 - 1, plotBottom - h - 3, label?.Invoke(run) ?? Svg.Label(v), "middle", 9);
             }
         }
     }
