@@ -8,8 +8,15 @@ namespace Tank.Runner;
 /// </summary>
 public sealed class Clock
 {
-    private readonly long _startTicks = Stopwatch.GetTimestamp();
-    private readonly long _startUnixUs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() * 1000;
+    private long _startTicks = Stopwatch.GetTimestamp();
+    private long _startUnixUs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() * 1000;
+
+    /// <summary>Re-anchors the start to now: the test's time 0 comes after its preparation.</summary>
+    public void Restart()
+    {
+        _startTicks = Stopwatch.GetTimestamp();
+        _startUnixUs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() * 1000;
+    }
 
     public long StartTicks => _startTicks;
 

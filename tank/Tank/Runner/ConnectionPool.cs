@@ -43,6 +43,32 @@ public sealed class ConnectionPool(EndPoint endPoint, int instances, Clock clock
         connection.Begin(request, scheduledTicks, tagOverride);
     }
 
+    /// <summary>
+    /// Opens up to <paramref name="count"/> kept-alive connections before the test starts (open
+    /// model). Without them the first second opens hundreds of connections while requests are
+    /// due, and those sends leave tens of milliseconds late.
+    /// </summary>
+    public int Preconnect(int count)
+    {
+        var opened = 0;
+        for (; opened < count; opened++)
+        {
+            Connection connection;
+            lock (_lock)
+            {
+                if (_open >= instances) break;
+                connection = NewConnection();
+            }
+            if (!connection.Preconnect())
+            {
+                lock (_lock) { _all.Remove(connection); _open--; }
+                break;
+            }
+            lock (_lock) _idle.Push(connection);
+        }
+        return opened;
+    }
+
     /// <summary>Closed model: start one more instance that loops over the ammo.</summary>
     public void AddInstance()
     {

@@ -22,6 +22,11 @@ public sealed class LoadRunner(RunOptions options)
         var sink = new ResultSink();
         var feed = new AmmoFeed(options.Ammo, options.Loop, options.AmmoLimit);
         var pool = new ConnectionPool(endPoint, options.Instances, clock, sink, options.Tag, options.ClosedModel ? feed : null);
+        if (!options.ClosedModel)
+        {
+            pool.Preconnect(PreconnectCount());
+            clock.Restart();
+        }
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancel);
         using var monitor = new RunMonitor(options, clock, sink, pool);
 
@@ -51,6 +56,17 @@ public sealed class LoadRunner(RunOptions options)
             Lateness = monitor.Lateness,
             IntervalReal = monitor.IntervalReal,
         };
+    }
+
+    /// <summary>
+    /// Connections to open up front: about one per 100 rps of the schedule's busiest second
+    /// (enough for 10 ms answers at that rate), at least 16, never above <c>instances</c>.
+    /// </summary>
+    private int PreconnectCount()
+    {
+        var counts = options.Plan.CountsPerSecond();
+        var peak = counts.Length == 0 ? 0 : counts.Max();
+        return (int)Math.Min(options.Instances, Math.Max(16, peak / 100));
     }
 
     private long Capacity()
