@@ -184,6 +184,21 @@ public abstract class AuthorApiContract(ServiceFixture service) : IClassFixture<
         Assert.Equal(created.OrderBy(a => a.Id), fetched.OrderBy(a => a!.Id));
     }
 
+    [Fact]
+    public async Task ConcurrentDeletesOfOneAuthorHaveOneWinnerAndNoErrors()
+    {
+        var created = await CreateAsync(NewAuthor("-race"));
+        var updates = Enumerable.Range(0, 10).Select(i => Client.PostAsJsonAsync(Url("Update"), created with { Age = i }, ServiceFixture.Json));
+        var deletes = Enumerable.Range(0, 20).Select(_ => Client.PostAsync(Url("Delete", $"&id={created.Id}"), null));
+        var responses = await Task.WhenAll(deletes.Concat(updates));
+
+        var deleteCodes = responses.Take(20).Select(r => r.StatusCode).ToList();
+        Assert.Equal(1, deleteCodes.Count(c => c == HttpStatusCode.OK));
+        Assert.Equal(19, deleteCodes.Count(c => c == HttpStatusCode.NotFound));
+        Assert.All(responses.Skip(20), r => Assert.Contains(r.StatusCode, new[] { HttpStatusCode.OK, HttpStatusCode.NotFound }));
+        Assert.Equal(HttpStatusCode.NotFound, (await Client.GetAsync(Url("Get", $"&id={created.Id}"))).StatusCode);
+    }
+
     private static async Task<string> AssertBadRequestNamingAsync(HttpResponseMessage response, string field)
     {
         var body = await response.Content.ReadAsStringAsync();

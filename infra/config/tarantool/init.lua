@@ -137,19 +137,22 @@ function bulk_replace(space_name, tuples)
 end
 
 -- Deletes by primary key and tells whether the tuple existed: vinyl's delete is blind and
--- returns nothing, so the API's 404 needs the read in the same transaction.
+-- returns nothing, so the API's 404 needs the read in the same transaction. Vinyl aborts that
+-- transaction when another one changed the same key meanwhile (concurrent deletes or updates of
+-- one author); it is then retried, so the caller sees one winner and "did not exist" for the rest.
 function delete_existing(space_name, id)
     local space = box.space[space_name]
-    box.begin()
-    local ok, result = pcall(function()
-        local old = space:get(id)
-        if old ~= nil then space:delete(id) end
-        return old ~= nil
-    end)
-    if not ok then
+    for _ = 1, 16 do
+        box.begin()
+        local ok, result = pcall(function()
+            local old = space:get(id)
+            if old ~= nil then space:delete(id) end
+            box.commit()
+            return old ~= nil
+        end)
+        if ok then return result end
         box.rollback()
-        error(result)
+        if type(result) ~= 'cdata' or result.code ~= box.error.TRANSACTION_CONFLICT then error(result) end
     end
-    box.commit()
-    return result
+    box.error(box.error.TRANSACTION_CONFLICT)
 end
