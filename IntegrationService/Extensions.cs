@@ -57,8 +57,10 @@ public static class Extensions
         app.UseSwagger();
         app.UseSwaggerUI();
         app.MapControllers();
-        app.MapGet("/health", HealthEndpoint.HandleAsync).WithName("Health");
-        app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages");
+        app.MapGet("/health", HealthEndpoint.HandleAsync).WithName("Health").WithTags("Service")
+            .WithSummary("200 when every backend answers a ping within 2 s, else 503; JSON per backend.");
+        app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages").WithTags("Service")
+            .WithSummary("The storage architectures, what each serves and its durability settings.");
         app.MapGet("/", () => Results.Redirect("/swagger")).ExcludeFromDescription();
         return app;
     }
