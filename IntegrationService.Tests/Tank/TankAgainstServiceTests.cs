@@ -13,7 +13,7 @@ public sealed class TankAgainstServiceTests(ServiceFixture service) : IClassFixt
 
     private string HostPort => service.Client.BaseAddress!.Authority;
 
-    public void Dispose() { if (Environment.GetEnvironmentVariable("KEEP_TANK_E2E") is null) Directory.Delete(_work, recursive: true); }
+    public void Dispose() => Directory.Delete(_work, recursive: true);
 
     [Theory]
     [InlineData("item-read", "tarantool-memtx", 200)]

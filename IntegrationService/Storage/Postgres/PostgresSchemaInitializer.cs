@@ -27,9 +27,14 @@ internal sealed class PostgresSchemaInitializer(PostgresDatabase database, ILogg
             {
                 await database.RunAsync(async (connection, ct) =>
                 {
-                    // Serialise concurrent service instances: CREATE ... IF NOT EXISTS can race.
-                    await using var command = new NpgsqlCommand($"select pg_advisory_lock(7245001); {sql}; select pg_advisory_unlock(7245001);", connection);
-                    return await command.ExecuteNonQueryAsync(ct);
+                    // Serialise concurrent service instances (CREATE ... IF NOT EXISTS can race) with a
+                    // transaction-scoped lock: it is released by commit or rollback, never left on a
+                    // pooled connection if the schema fails halfway.
+                    await using var transaction = await connection.BeginTransactionAsync(ct);
+                    await using var command = new NpgsqlCommand($"select pg_advisory_xact_lock(7245001); {sql}", connection, transaction);
+                    await command.ExecuteNonQueryAsync(ct);
+                    await transaction.CommitAsync(ct);
+                    return true;
                 }, stoppingToken);
                 logger.LogInformation("PostgreSQL schema ready");
                 _firstAttempt.TrySetResult();

@@ -5,7 +5,9 @@ namespace IntegrationService.Storage.Redis;
 /// <summary>Loads the item links into the persistent Redis, pipelined in batches.</summary>
 public sealed class RedisPersistentItemDataLoader(RedisConnections connections) : IItemDataLoader
 {
-    private const int BatchSize = 20_000;
+    // Each batch is one call under the per-call deadline (Redis:TimeoutMs): small enough to
+    // finish well inside it even on a slow machine, large enough to keep the pipeline full.
+    private const int BatchSize = 5_000;
 
     public string Name => "redis-persistent";
 
