@@ -8,13 +8,27 @@ DATA_DIR="${DATA_DIR:-$ROOT/.data}"
 LOG_DIR="$DATA_DIR/logs"
 CONFIG_DIR="$ROOT/infra/config"
 
+# The user's servers (script/services, script/server, script/bench): these defaults.
+DEFAULT_PORTS=(15432 13301 16379 16380)
 PG_PORT="${PG_PORT:-15432}"
 TARANTOOL_PORT="${TARANTOOL_PORT:-13301}"
 REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-16379}"
 REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-16380}"
 SERVICE_PORT="${PORT:-8080}"
 
+# The tests' own servers (script/test, `script/services --test`): their own data directory and
+# ports, so a test run never touches the user's servers or their seeded data. The test fixture
+# (IntegrationService.Tests/Fixtures/TestServers.cs) has the same defaults.
+TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
+TEST_PG_PORT="${TEST_PG_PORT:-15433}"
+TEST_TARANTOOL_PORT="${TEST_TARANTOOL_PORT:-13302}"
+TEST_REDIS_CACHE_PORT="${TEST_REDIS_CACHE_PORT:-16381}"
+TEST_REDIS_PERSISTENT_PORT="${TEST_REDIS_PERSISTENT_PORT:-16382}"
+TEST_BENCH_PORT="${TEST_BENCH_PORT:-18081}"
+
 export PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT
+
+PG_BIN="$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)"
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -35,6 +49,28 @@ wait_for_port() {
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Switches this script to the tests' own servers: DATA_DIR, LOG_DIR and the ports become the
+# TEST_* values (exported, so script/services, script/bench and the .NET tests inherit them).
+# The user's values stay in USER_DATA_DIR and USER_*_PORT. Refuses a test port or data
+# directory that is the user's, and drops connection settings inherited from the environment.
+use_test_instances() {
+  local port user_ports=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "${DEFAULT_PORTS[@]}")
+  for port in "$TEST_PG_PORT" "$TEST_TARANTOOL_PORT" "$TEST_REDIS_CACHE_PORT" "$TEST_REDIS_PERSISTENT_PORT"; do
+    case " ${user_ports[*]} " in
+      *" $port "*) die "test port $port is one of the user's server ports (${user_ports[*]}): choose other TEST_*_PORT values" ;;
+    esac
+  done
+  [ "$TEST_DATA_DIR" != "$DATA_DIR" ] || die "TEST_DATA_DIR must differ from the user's DATA_DIR ($DATA_DIR)"
+  USER_DATA_DIR="$DATA_DIR" USER_PG_PORT="$PG_PORT" USER_TARANTOOL_PORT="$TARANTOOL_PORT"
+  USER_REDIS_CACHE_PORT="$REDIS_CACHE_PORT" USER_REDIS_PERSISTENT_PORT="$REDIS_PERSISTENT_PORT"
+  DATA_DIR="$TEST_DATA_DIR" LOG_DIR="$TEST_DATA_DIR/logs"
+  PG_PORT="$TEST_PG_PORT" TARANTOOL_PORT="$TEST_TARANTOOL_PORT"
+  REDIS_CACHE_PORT="$TEST_REDIS_CACHE_PORT" REDIS_PERSISTENT_PORT="$TEST_REDIS_PERSISTENT_PORT"
+  export DATA_DIR PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT
+  export TEST_DATA_DIR TEST_PG_PORT TEST_TARANTOOL_PORT TEST_REDIS_CACHE_PORT TEST_REDIS_PERSISTENT_PORT
+  unset Postgres__ConnectionString Tarantool__Host Tarantool__Port Redis__Cache Redis__Persistent
+}
 
 # The connection settings the service and the tests read (ASP.NET configuration keys).
 service_environment() {
