@@ -9,7 +9,10 @@ public sealed class TarantoolOptions
     [Required]
     public string Host { get; set; } = "127.0.0.1";
 
-    /// <summary>IPROTO port (13301 locally, see DESIGN.md).</summary>
+    /// <summary>
+    /// IPROTO port: 13301 for the local server of <c>script/services</c> (<c>TARANTOOL_PORT</c>
+    /// moves it; the tests' own instance listens on 13302), 3301 on the AWS database host.
+    /// </summary>
     [Range(1, 65535)]
     public int Port { get; set; } = 13301;
 
