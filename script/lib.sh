@@ -55,19 +55,25 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # The user's values stay in USER_DATA_DIR and USER_*_PORT. Refuses a test port or data
 # directory that is the user's, and drops connection settings inherited from the environment.
 use_test_instances() {
-  local port user_ports=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "${DEFAULT_PORTS[@]}")
+  local port user_ports=("${DEFAULT_PORTS[@]}")
+  # A parent that already switched (script/test, the .NET tests) exports TEST_INSTANCES=1 and the
+  # test values in PG_PORT etc.: those are not the user's.
+  if [ "${TEST_INSTANCES:-0}" != 1 ]; then
+    user_ports+=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT")
+    [ "$TEST_DATA_DIR" != "$DATA_DIR" ] || die "TEST_DATA_DIR must differ from the user's DATA_DIR ($DATA_DIR)"
+  fi
   for port in "$TEST_PG_PORT" "$TEST_TARANTOOL_PORT" "$TEST_REDIS_CACHE_PORT" "$TEST_REDIS_PERSISTENT_PORT"; do
     case " ${user_ports[*]} " in
       *" $port "*) die "test port $port is one of the user's server ports (${user_ports[*]}): choose other TEST_*_PORT values" ;;
     esac
   done
-  [ "$TEST_DATA_DIR" != "$DATA_DIR" ] || die "TEST_DATA_DIR must differ from the user's DATA_DIR ($DATA_DIR)"
+  [ "$TEST_DATA_DIR" != "$ROOT/.data" ] || die "TEST_DATA_DIR must not be the user's data directory $ROOT/.data"
   USER_DATA_DIR="$DATA_DIR" USER_PG_PORT="$PG_PORT" USER_TARANTOOL_PORT="$TARANTOOL_PORT"
   USER_REDIS_CACHE_PORT="$REDIS_CACHE_PORT" USER_REDIS_PERSISTENT_PORT="$REDIS_PERSISTENT_PORT"
-  DATA_DIR="$TEST_DATA_DIR" LOG_DIR="$TEST_DATA_DIR/logs"
+  DATA_DIR="$TEST_DATA_DIR" LOG_DIR="$TEST_DATA_DIR/logs" TEST_INSTANCES=1
   PG_PORT="$TEST_PG_PORT" TARANTOOL_PORT="$TEST_TARANTOOL_PORT"
   REDIS_CACHE_PORT="$TEST_REDIS_CACHE_PORT" REDIS_PERSISTENT_PORT="$TEST_REDIS_PERSISTENT_PORT"
-  export DATA_DIR PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT
+  export DATA_DIR PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT TEST_INSTANCES
   export TEST_DATA_DIR TEST_PG_PORT TEST_TARANTOOL_PORT TEST_REDIS_CACHE_PORT TEST_REDIS_PERSISTENT_PORT
   unset Postgres__ConnectionString Tarantool__Host Tarantool__Port Redis__Cache Redis__Persistent
 }

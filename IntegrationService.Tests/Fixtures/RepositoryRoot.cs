@@ -7,14 +7,19 @@ public static class RepositoryRoot
 {
     public static string Path { get; } = Find();
 
-    /// <summary>Runs <c>script/services &lt;verb&gt; &lt;name&gt;</c>; fails the test if the script fails.</summary>
+    /// <summary>
+    /// Runs <c>script/services --test &lt;verb&gt; &lt;name&gt;</c> on the tests' own instances
+    /// (<see cref="TestServers"/>, whatever the environment says); fails the test if the script fails.
+    /// </summary>
     public static async Task ServicesAsync(string verb, string name)
     {
-        using var process = Process.Start(new ProcessStartInfo(System.IO.Path.Combine(Path, "script", "services"), [verb, name])
+        var start = new ProcessStartInfo(System.IO.Path.Combine(Path, "script", "services"), ["--test", verb, name])
         {
             RedirectStandardError = true,
             RedirectStandardOutput = true,
-        })!;
+        };
+        foreach (var (key, value) in TestServers.ScriptEnvironment) start.Environment[key] = value;
+        using var process = Process.Start(start)!;
         var stderr = process.StandardError.ReadToEndAsync();
         await process.StandardOutput.ReadToEndAsync();
         await process.WaitForExitAsync();

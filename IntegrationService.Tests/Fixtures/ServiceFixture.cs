@@ -8,8 +8,9 @@ using Microsoft.AspNetCore.Http.Features;
 namespace IntegrationService.Tests.Fixtures;
 
 /// <summary>
-/// The real service on Kestrel, on a free loopback port, talking to the real servers that
-/// script/services started (connection settings from the environment, with the local defaults).
+/// The real service on Kestrel, on a free loopback port, talking to the tests' own real servers
+/// (<see cref="TestServers"/>: script/test starts them under .data/test on their own ports), never
+/// to the user's servers on the default ports.
 /// </summary>
 public sealed class ServiceFixture : IAsyncLifetime
 {
@@ -17,11 +18,14 @@ public sealed class ServiceFixture : IAsyncLifetime
 
     public HttpClient Client { get; private set; } = null!;
 
+    /// <summary>The service's container (its resolved options say which servers it talks to).</summary>
+    public IServiceProvider Services => _app!.Services;
+
     public static JsonSerializerOptions Json { get; } = new(JsonSerializerDefaults.Web);
 
     public async Task InitializeAsync()
     {
-        _app = ServiceHost.Build(["--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning"]);
+        _app = ServiceHost.Build(["--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", .. TestServers.ServiceArguments()]);
         await _app.StartAsync();
         var address = _app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
         Client = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(30) };

@@ -1,16 +1,17 @@
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using IntegrationService.Tests.Fixtures;
 
 namespace IntegrationService.Tests.Tarantool;
 
-/// <summary>The local Tarantool of script/services (TARANTOOL_PORT overrides 13301). A missing server fails tests.</summary>
+/// <summary>The tests' own Tarantool (<see cref="TestServers"/>: script/services --test). A missing server fails tests.</summary>
 internal static class TarantoolServer
 {
     public static TarantoolOptions CreateOptions(int requestTimeoutMs = 2000) => new()
     {
-        Host = Environment.GetEnvironmentVariable("TARANTOOL_HOST") ?? "127.0.0.1",
-        Port = int.TryParse(Environment.GetEnvironmentVariable("TARANTOOL_PORT"), out var port) ? port : 13301,
+        Host = "127.0.0.1",
+        Port = TestServers.TarantoolPort,
         RequestTimeoutMs = requestTimeoutMs,
         ReconnectDelayMs = 200,
     };
@@ -22,7 +23,7 @@ internal static class TarantoolServer
         var connection = new TarantoolConnection(Options.Create(options), NullLogger<TarantoolConnection>.Instance);
         if (!await connection.TryConnectAsync(CancellationToken.None))
         {
-            throw new InvalidOperationException($"No Tarantool at {options.Host}:{options.Port}: run script/services up tarantool.");
+            throw new InvalidOperationException($"No Tarantool at {options.Host}:{options.Port}: run script/services --test up tarantool.");
         }
         return connection;
     }

@@ -1,0 +1,97 @@
+using System.Diagnostics;
+using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.Redis;
+using IntegrationService.Storage.Tarantool;
+using IntegrationService.Tests.Tarantool;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace IntegrationService.Tests.Fixtures;
+
+/// <summary>
+/// The tests never touch the user's servers: the service under test, the Tarantool client tests
+/// and the outage tests' script/services calls all point at the tests' own instances, and the
+/// servers answering there are the ones whose data lives under the test data directory.
+/// </summary>
+public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassFixture<ServiceFixture>
+{
+    [Fact]
+    public void TheServiceUnderTestIsConfiguredForTheTestPortsOnly()
+    {
+        var postgres = new NpgsqlConnectionStringBuilder(Options<PostgresOptions>().ConnectionString);
+        var redis = Options<RedisOptions>();
+        var tarantool = Options<TarantoolOptions>();
+
+        AssertTestPort(TestServers.PostgresPort, postgres.Port);
+        Assert.Equal("127.0.0.1", postgres.Host);
+        AssertTestPort(TestServers.TarantoolPort, tarantool.Port);
+        AssertTestPort(TestServers.RedisCachePort, EndpointPort(redis.Cache));
+        AssertTestPort(TestServers.RedisPersistentPort, EndpointPort(redis.Persistent));
+        AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
+    }
+
+    [Fact]
+    public void ScriptServicesIsCalledWithTheTestInstancesOnly()
+    {
+        var environment = TestServers.ScriptEnvironment;
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT" })
+        {
+            Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
+            Assert.Equal(environment["TEST_" + name], environment[name]);
+        }
+        var userData = Path.Combine(RepositoryRoot.Path, ".data");
+        Assert.NotEqual(userData, environment["DATA_DIR"].TrimEnd('/'));
+        Assert.StartsWith(userData + "/", environment["DATA_DIR"]);
+    }
+
+    /// <summary>Asks each server where its data lives: under the test data directory, not the user's.</summary>
+    [Fact]
+    public async Task TheServersBehindThosePortsKeepTheirDataUnderTheTestDataDirectory()
+    {
+        var data = TestServers.DataDirectory;
+
+        await using (var connection = new NpgsqlConnection(Options<PostgresOptions>().ConnectionString))
+        {
+            await connection.OpenAsync();
+            await using var command = new NpgsqlCommand("show data_directory", connection);
+            Assert.Equal(Path.Combine(data, "postgres"), (string)(await command.ExecuteScalarAsync())!);
+        }
+
+        var redis = Options<RedisOptions>();
+        Assert.Equal(Path.Combine(data, "redis-cache"), (await RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Cache).ToString(), "config", "get", "dir")).Split('\n')[1]);
+        Assert.Equal(Path.Combine(data, "redis-persistent"), (await RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Persistent).ToString(), "config", "get", "dir")).Split('\n')[1]);
+
+        var tarantool = Options<TarantoolOptions>();
+        var workDir = await RunAsync("tarantool", "-e",
+            $"local c = require('net.box').connect('127.0.0.1:{tarantool.Port}', {{ user = '{tarantool.User}', password = '{tarantool.Password}', connect_timeout = 5 }}) " +
+            "print(c:eval('return box.cfg.work_dir', nil, { timeout = 5 })) os.exit(0)");
+        Assert.Equal(Path.Combine(data, "tarantool"), workDir);
+    }
+
+    private T Options<T>() where T : class => service.Services.GetRequiredService<IOptions<T>>().Value;
+
+    private static void AssertTestPort(int expected, int actual)
+    {
+        Assert.Equal(expected, actual);
+        Assert.DoesNotContain(actual, TestServers.DefaultPorts);
+    }
+
+    private static int EndpointPort(string endpoint) => int.Parse(endpoint.Split(',')[0].Split(':')[^1]);
+
+    private static async Task<string> RunAsync(string file, params string[] arguments)
+    {
+        using var process = Process.Start(new ProcessStartInfo(file, arguments)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+        })!;
+        process.StandardInput.Close();
+        var stderr = process.StandardError.ReadToEndAsync();
+        var output = await process.StandardOutput.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        await process.WaitForExitAsync(timeout.Token);
+        Assert.True(process.ExitCode == 0, $"{file} failed ({process.ExitCode}): {await stderr}");
+        return output.Trim();
+    }
+}

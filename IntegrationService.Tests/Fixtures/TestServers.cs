@@ -1,0 +1,98 @@
+using Microsoft.AspNetCore.Builder;
+using Npgsql;
+
+namespace IntegrationService.Tests.Fixtures;
+
+/// <summary>
+/// The server instances the tests use: their own, under .data/test on their own ports
+/// (<c>script/services --test up</c>; script/test starts them), never the user's servers that a
+/// plain <c>script/services up</c> starts on the default ports with the user's seeded data.
+/// Read from TEST_* environment variables (script/lib.sh exports them) with the same defaults
+/// as script/lib.sh. A test port that is a default port fails every test that uses it.
+/// </summary>
+public static class TestServers
+{
+    /// <summary>The user's servers (script/lib.sh): the tests must never talk to these.</summary>
+    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380];
+
+    public static int PostgresPort => Port("TEST_PG_PORT", 15433);
+    public static int TarantoolPort => Port("TEST_TARANTOOL_PORT", 13302);
+    public static int RedisCachePort => Port("TEST_REDIS_CACHE_PORT", 16381);
+    public static int RedisPersistentPort => Port("TEST_REDIS_PERSISTENT_PORT", 16382);
+
+    public static string DataDirectory
+    {
+        get
+        {
+            var dir = Environment.GetEnvironmentVariable("TEST_DATA_DIR") is { Length: > 0 } value
+                ? System.IO.Path.GetFullPath(value)
+                : System.IO.Path.Combine(RepositoryRoot.Path, ".data", "test");
+            if (dir.TrimEnd('/') == System.IO.Path.Combine(RepositoryRoot.Path, ".data"))
+            {
+                throw new InvalidOperationException($"TEST_DATA_DIR {dir} is the user's data directory; the tests keep to their own.");
+            }
+            return dir;
+        }
+    }
+
+    /// <summary>
+    /// The environment for script/services, so that it stops and starts the test instances
+    /// (and nothing else) whatever the environment of the test run says.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> ScriptEnvironment => new Dictionary<string, string>
+    {
+        ["PG_PORT"] = PostgresPort.ToString(),
+        ["TARANTOOL_PORT"] = TarantoolPort.ToString(),
+        ["REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
+        ["REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
+        ["DATA_DIR"] = DataDirectory,
+        ["TEST_PG_PORT"] = PostgresPort.ToString(),
+        ["TEST_TARANTOOL_PORT"] = TarantoolPort.ToString(),
+        ["TEST_REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
+        ["TEST_REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
+        ["TEST_DATA_DIR"] = DataDirectory,
+        ["TEST_INSTANCES"] = "1",
+    };
+
+    /// <summary>
+    /// Command-line configuration for the service under test: the connection settings it would
+    /// otherwise read (appsettings.json, Section__Key variables) with host and port replaced by
+    /// the test instances'. The command line wins over every other configuration source.
+    /// </summary>
+    public static string[] ServiceArguments()
+    {
+        var configured = WebApplication.CreateBuilder().Configuration;
+        var postgres = new NpgsqlConnectionStringBuilder(configured["Postgres:ConnectionString"]
+            ?? new IntegrationService.Storage.Postgres.PostgresOptions().ConnectionString)
+        {
+            Host = "127.0.0.1",
+            Port = PostgresPort,
+        };
+        return
+        [
+            $"--Postgres:ConnectionString={postgres.ConnectionString}",
+            "--Tarantool:Host=127.0.0.1",
+            $"--Tarantool:Port={TarantoolPort}",
+            $"--Redis:Cache={RedisEndpoint(configured["Redis:Cache"], RedisCachePort)}",
+            $"--Redis:Persistent={RedisEndpoint(configured["Redis:Persistent"], RedisPersistentPort)}",
+        ];
+    }
+
+    /// <summary>"host:port[,options]" with the endpoint replaced and the options kept.</summary>
+    private static string RedisEndpoint(string? configured, int port)
+    {
+        var comma = configured?.IndexOf(',') ?? -1;
+        return $"127.0.0.1:{port}" + (comma >= 0 ? configured![comma..] : "");
+    }
+
+    private static int Port(string variable, int fallback)
+    {
+        var port = int.TryParse(Environment.GetEnvironmentVariable(variable), out var value) ? value : fallback;
+        if (DefaultPorts.Contains(port))
+        {
+            throw new InvalidOperationException(
+                $"{variable}={port} is a port of the user's servers (script/services up); the tests use their own instances (script/services --test up).");
+        }
+        return port;
+    }
+}
