@@ -37,6 +37,39 @@ public sealed class RunnerEndToEndTests : IDisposable
             "--count", "40", "--seed", "3", "--out", Path.Combine(_dir, "ammo.txt")]));
 
     [Fact]
+    public async Task AClosedModelRunEndsWithItsScheduleInsteadOfLoopingThroughTheDrain()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var outDir = Path.Combine(_dir, "closed");
+        Assert.Equal(0, Cli.Run(["run", Yaml(server.Port, "const(1, 1s)", timeout: "5s"), "--load-type", "instances", "--instances", "4",
+            "--schedule", "const(4, 1s) const(0, 1s)", "--out", outDir, "--quiet"]));
+        var meta = JsonDocument.Parse(File.ReadAllText(Path.Combine(outDir, "meta.json"))).RootElement;
+        var start = meta.GetProperty("start").GetDateTimeOffset().ToUnixTimeMilliseconds();
+        // No request may leave after the 2-second schedule (the drain allows 5.5 s more).
+        var lastSendMs = File.ReadAllLines(Path.Combine(outDir, "phout.log")).Max(l => (long)(double.Parse(l.Split('\t')[0], System.Globalization.CultureInfo.InvariantCulture) * 1000));
+        Assert.InRange(lastSendMs - start, 0, 2_000 + 250);
+    }
+
+    [Fact]
+    public async Task AWarmUpIsNotRecordedAndEveryNamedProcessAndTankItselfGetCpuFigures()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var outDir = Path.Combine(_dir, "warm");
+        Assert.Equal(0, Cli.Run(["run", Yaml(server.Port, "const(20, 1s)"), "--warmup", "const(30, 1s)", "--out", outDir, "--quiet",
+            "--cpu", $"me={Environment.ProcessId}"]));
+        Assert.Equal(20, File.ReadAllLines(Path.Combine(outDir, "phout.log")).Length);
+        Assert.Equal(50, server.Requests);
+        var meta = JsonDocument.Parse(File.ReadAllText(Path.Combine(outDir, "meta.json"))).RootElement;
+        Assert.Equal("const(30, 1s)", meta.GetProperty("warmup_schedule").GetString());
+        Assert.Equal(30, meta.GetProperty("warmup_responses").GetInt64());
+        if (!File.Exists("/proc/self/stat")) return;
+        Assert.Equal(["tank", "me"], meta.GetProperty("cpu").EnumerateArray().Select(c => c.GetProperty("name").GetString()));
+        Assert.True(meta.GetProperty("cpu_wall_seconds").GetDouble() >= 1);
+    }
+
+    [Fact]
     public async Task RunWritesPhoutAndReportSummarisesIt()
     {
         await using var server = new TrivialHttpServer();

@@ -3,7 +3,11 @@ using System.Text;
 
 namespace Tank.Ammo;
 
-/// <summary>Produces the requests of a scenario against the service's routes (DESIGN.md).</summary>
+/// <summary>
+/// Produces the requests of a scenario against the service's routes: the Author API's Save/Get
+/// (query-string id and storage) and the items API's GET/POST /item/{id}/locations, each request
+/// naming its architecture with ?storage=.
+/// </summary>
 public static class AmmoGenerator
 {
     public static IEnumerable<(HttpRequestSpec Spec, string Tag)> Generate(AmmoOptions options)

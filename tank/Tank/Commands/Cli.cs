@@ -16,6 +16,7 @@ public static class Cli
                 "ammo" => AmmoCommand.Run(CliArgs.Parse(rest)),
                 "run" => RunCommand.Run(CliArgs.Parse(rest)),
                 "report" => ReportCommand.Run(CliArgs.Parse(rest)),
+                "capacity" => CapacityCommand.Run(CliArgs.Parse(rest)),
                 "env" => EnvCommand.Run(CliArgs.Parse(rest)),
                 "serve" => ServeCommand.Run(CliArgs.Parse(rest)),
                 _ => Usage(),
@@ -34,7 +35,9 @@ public static class Cli
             usage: tank <command> …  (see tank/README.md)
               ammo     --scenario S --storage NAME --host H:P --count N --seed S [--format phantom|uri|uripost] --out FILE
               run      <load.yaml> [--ammo F] [--address H:P] [--schedule S] [--out DIR] [--tag T] [--storage N] [--scenario S]
+              run      … [--warmup S] [--cpu name=pid]…   warm up first (not recorded); account the CPU of these processes
               report   <run dir> [--slo-ms 10]
+              capacity <run dir>   the steady rps of a closed-model probe
               env      <run dir> [--server name=version]… [--durability name=text]…
               serve    [--port 8099]   a trivial HTTP responder for measuring the runner
             """);

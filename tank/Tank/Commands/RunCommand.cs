@@ -2,6 +2,7 @@ using System.Runtime.InteropServices;
 using Tank.Ammo;
 using Tank.Autostop;
 using Tank.Config;
+using Tank.Cpu;
 using Tank.Runner;
 using Tank.Schedule;
 
@@ -21,6 +22,8 @@ public static class RunCommand
         var outDir = args.Get("out") ?? ".";
         var ammoOverride = args.Get("ammo");
         var timeout = args.Get("timeout");
+        var warmupSchedule = args.Get("warmup");
+        var cpuTargets = args.All("cpu").Select(CpuTarget.Parse).Prepend(new CpuTarget("tank", Environment.ProcessId)).ToList();
         var overrides = new RunOverrides(
             Address: args.Get("address"),
             Tag: args.Get("tag"),
@@ -47,6 +50,7 @@ public static class RunCommand
         };
         if (config.LoadType is not ("rps" or "instances")) throw new TankInputException($"--load-type must be rps or instances");
         var plan = ScheduleParser.Parse(config.Schedule, config.ScheduleSource);
+        var warmupPlan = warmupSchedule is null ? null : ScheduleParser.Parse(warmupSchedule, "--warmup");
         var ammo = LoadAmmo(config);
         var autostop = config.Autostop.Select(a => AutostopParser.Parse(a.Text, a.Source)).ToList();
         LoadRunner.Resolve(config.Address);
@@ -65,20 +69,41 @@ public static class RunCommand
             Tag = overrides.Tag,
             Autostop = autostop,
             Progress = !overrides.Quiet,
+            Cpu = cpuTargets,
         };
         using var cancel = new CancellationTokenSource();
         Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; cancel.Cancel(); });
 
         Console.Error.WriteLine($"tank: {config.LoadType} {plan} → {config.Address}: {plan.Count} planned, {ammo.Count} requests of ammo, {config.Instances} instances, timeout {config.TimeoutMs} ms");
+        var warmup = warmupPlan is null ? null : WarmUpTarget(options, warmupPlan, cancel.Token);
         var result = new LoadRunner(options).Run(cancel.Token);
         var exitCode = cancel.IsCancellationRequested && result.ExitCode == 0 ? 130 : result.ExitCode;
-        RunMetadata.Write(outDir, config, overrides, plan, ammo.Count, result, exitCode);
+        RunMetadata.Write(outDir, config, overrides, plan, ammo.Count, result, exitCode, warmupSchedule, warmup);
         CopyConfig(config.Path, outDir);
         if (Environment.GetEnvironmentVariable("TANK_DEBUG") is not null)
             Console.Error.WriteLine($"tank: debug: allocated {GC.GetTotalAllocatedBytes() / 1_000_000} MB, gc0 {GC.CollectionCount(0)} gc1 {GC.CollectionCount(1)} gc2 {GC.CollectionCount(2)}, pause {GC.GetTotalPauseDuration().TotalMilliseconds:F0} ms");
         Console.Error.WriteLine($"tank: done: {result.Responses} responses, {result.Errors} errors, send lateness p99 {result.Lateness.Percentile(99) / 1000.0:F3} ms, exit code {exitCode}; results in {outDir}");
         return exitCode;
+    }
+
+    /// <summary>
+    /// Brings the target to steady state in the same process, right before the measured run: the
+    /// warm-up's results are discarded (only a summary goes to meta.json) and no time passes
+    /// between its last answer and the first measured request for pools or thread counts to shrink.
+    /// </summary>
+    private static RunResult WarmUpTarget(RunOptions options, LoadPlan plan, CancellationToken cancel)
+    {
+        var scratch = Directory.CreateTempSubdirectory("tank-warmup-").FullName;
+        try
+        {
+            Console.Error.WriteLine($"tank: warm-up {plan} (not recorded)");
+            return new LoadRunner(options with { Plan = plan, OutDir = scratch, Progress = false, Autostop = [], Cpu = [] }).Run(cancel);
+        }
+        finally
+        {
+            Directory.Delete(scratch, recursive: true);
+        }
     }
 
     private static List<AmmoRequest> LoadAmmo(LoadConfig config)

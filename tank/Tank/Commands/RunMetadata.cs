@@ -8,7 +8,8 @@ namespace Tank.Commands;
 /// <summary>Builds meta.json for a finished run.</summary>
 public static class RunMetadata
 {
-    public static void Write(string outDir, LoadConfig config, RunOverrides overrides, LoadPlan plan, int ammoCount, RunResult result, int exitCode) =>
+    public static void Write(string outDir, LoadConfig config, RunOverrides overrides, LoadPlan plan, int ammoCount, RunResult result, int exitCode,
+        string? warmupSchedule = null, RunResult? warmup = null) =>
         new RunMeta
         {
             Storage = overrides.Storage,
@@ -37,5 +38,12 @@ public static class RunMetadata
             LatenessP50Us = result.Lateness.Percentile(50),
             LatenessP99Us = result.Lateness.Percentile(99),
             LatenessMaxUs = result.Lateness.Max,
+            Cpu = result.Cpu,
+            CpuWallSeconds = Math.Round(result.CpuWallSeconds, 3),
+            Cores = Environment.ProcessorCount,
+            WarmupSchedule = warmupSchedule,
+            WarmupResponses = warmup?.Responses ?? 0,
+            WarmupErrors = warmup?.Errors ?? 0,
+            WarmupP99Us = warmup?.IntervalReal.Percentile(99) ?? 0,
         }.Write(Path.Combine(outDir, "meta.json"));
 }

@@ -7,20 +7,46 @@ namespace Tank.Report;
 public static class HtmlReport
 {
     public static string Render(ReportInput input, IReadOnlyList<RunAnalysis> runs, double sloMs, DateTimeOffset generated,
-        string comparisonSvg, IReadOnlyDictionary<string, string> runSvgs)
+        string comparisonSvg, IReadOnlyDictionary<string, string> runSvgs, IReadOnlyList<CrossCheck> crossChecks,
+        IReadOnlyDictionary<string, string> scenarioSvgs)
     {
         var html = new StringBuilder();
         html.AppendLine("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
         html.AppendLine($"<title>Storage architectures under load — {generated:yyyy-MM-dd HH:mm} UTC</title>");
         html.AppendLine("<style>body{font-family:sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}" +
                         "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}" +
-                        "th{background:#f3f3f3}svg{max-width:100%;height:auto}</style></head><body>");
+                        "th{background:#f3f3f3}svg{max-width:100%;height:auto}" +
+                        ".warn{border:2px solid #d62728;background:#fdecea;padding:0.5em 1em;margin:1em 0}.warn strong{color:#b00}</style></head><body>");
         html.AppendLine($"<h1>Storage architectures under load — {generated:yyyy-MM-dd HH:mm} UTC</h1>");
+        var warnings = ReportSections.Warnings(runs, crossChecks);
+        if (warnings.Count > 0)
+        {
+            html.AppendLine("<div class=\"warn\"><strong>⚠ Warning: do not trust these runs as they stand</strong><ul>");
+            foreach (var warning in warnings) html.AppendLine($"<li>{Enc(warning)}</li>");
+            html.AppendLine("</ul></div>");
+        }
         html.AppendLine("<h2>Summary</h2>");
         var (header, rows) = ReportText.Summary(runs);
         Table(html, header, rows);
         html.AppendLine($"<p>{Enc(ReportText.Method(sloMs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
+        html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +
+                        "and p50 (dashed). Further right before the curve rises past the SLO line is better.</p>");
+        foreach (var svg in scenarioSvgs.Values) html.AppendLine(svg);
+        html.AppendLine("<h2>Where the CPU went</h2>");
+        var cpuRows = ReportSections.CpuRows(runs);
+        if (cpuRows.Count == 0) html.AppendLine("<p>Not recorded (the runs' meta.json hold no CPU figures).</p>");
+        else
+        {
+            Table(html, ReportSections.CpuColumns(runs), cpuRows);
+            html.AppendLine($"<p>{Enc(ReportSections.CpuMethod(runs))}</p>");
+        }
+        if (crossChecks.Count > 0)
+        {
+            html.AppendLine("<h2>Cross-check with wrk</h2>");
+            Table(html, ReportSections.CrossCheckColumns, ReportSections.CrossCheckRows(crossChecks));
+            html.AppendLine($"<p>{Enc(ReportSections.CrossCheckMethod(crossChecks)).Replace("`", "")}</p>");
+        }
         html.AppendLine("<h2>Machine, servers and durability</h2>");
         Table(html, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();
@@ -30,8 +56,10 @@ public static class HtmlReport
         html.AppendLine("<h2>Over time</h2>");
         foreach (var run in runs)
         {
-            html.AppendLine($"<h3>{Enc(run.Storage)} · {Enc(run.Scenario)}</h3><p>schedule <code>{Enc(run.Schedule ?? "unknown")}</code>" +
-                            $"{(run.Autostop is null ? "" : $"; stopped by autostop: {Enc(run.Autostop)}")}</p>");
+            html.AppendLine($"<h3>{Enc(run.Storage)} · {Enc(run.Scenario)}</h3><p>schedule <code>{Enc(run.Schedule ?? "unknown")}</code> ({Enc(run.LoadType)})" +
+                            $"{(run.WarmupSchedule is null ? "" : $", after a warm-up of <code>{Enc(run.WarmupSchedule)}</code>")}" +
+                            $"{(run.Autostop is null ? "" : $"; stopped by autostop: {Enc(run.Autostop)}")}" +
+                            $"{(run.ColdStart is null ? "" : $"; <strong style=\"color:#b00\">⚠ {Enc(run.ColdStart.Explain(run))}</strong>")}</p>");
             html.AppendLine(runSvgs[run.Id]);
         }
         return html.AppendLine("</body></html>").ToString();

@@ -5,15 +5,41 @@ namespace Tank.Report;
 /// <summary>report.md: tables plus links to the SVG charts in charts/.</summary>
 public static class MarkdownReport
 {
-    public static string Render(ReportInput input, IReadOnlyList<RunAnalysis> runs, double sloMs, DateTimeOffset generated)
+    public static string Render(ReportInput input, IReadOnlyList<RunAnalysis> runs, double sloMs, DateTimeOffset generated,
+        IReadOnlyList<CrossCheck> crossChecks, IReadOnlyList<string> scenarioCharts)
     {
         var md = new StringBuilder();
         md.AppendLine($"# Storage architectures under load — {generated:yyyy-MM-dd HH:mm} UTC").AppendLine();
+        var warnings = ReportSections.Warnings(runs, crossChecks);
+        if (warnings.Count > 0)
+        {
+            md.AppendLine("> **⚠ Warning: do not trust these runs as they stand**").AppendLine(">");
+            foreach (var warning in warnings) md.AppendLine($"> - {warning}");
+            md.AppendLine();
+        }
         md.AppendLine("## Summary").AppendLine();
         var (header, rows) = ReportText.Summary(runs);
         Table(md, header, rows);
         md.AppendLine().AppendLine(ReportText.Method(sloMs)).AppendLine();
         md.AppendLine("![architectures compared](charts/comparison.svg)").AppendLine();
+        md.AppendLine("## Latency against throughput").AppendLine();
+        md.AppendLine("Each point is one second of a run: the rate answered in it and its p99 (dots, solid) and p50 (dashed). Further right before the curve rises past the SLO line is better.").AppendLine();
+        foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario}](charts/latency-throughput-{scenario}.svg)").AppendLine();
+        md.AppendLine("## Where the CPU went").AppendLine();
+        var cpuRows = ReportSections.CpuRows(runs);
+        if (cpuRows.Count == 0) md.AppendLine("Not recorded (the runs' meta.json hold no CPU figures; pass `tank run --cpu name=pid`).");
+        else
+        {
+            Table(md, ReportSections.CpuColumns(runs), cpuRows);
+            md.AppendLine().AppendLine(ReportSections.CpuMethod(runs));
+        }
+        md.AppendLine();
+        if (crossChecks.Count > 0)
+        {
+            md.AppendLine("## Cross-check with wrk").AppendLine();
+            Table(md, ReportSections.CrossCheckColumns, ReportSections.CrossCheckRows(crossChecks));
+            md.AppendLine().AppendLine(ReportSections.CrossCheckMethod(crossChecks)).AppendLine();
+        }
         md.AppendLine("## Machine, servers and durability").AppendLine();
         Table(md, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();
@@ -26,7 +52,8 @@ public static class MarkdownReport
         Table(md, ReportText.RunColumns, runs.Select(ReportText.RunRow).ToList());
         md.AppendLine().AppendLine("Latencies in ms. Schedules:").AppendLine();
         foreach (var run in runs)
-            md.AppendLine($"- {run.Storage} · {run.Scenario}: `{run.Schedule ?? "unknown"}`{(run.Autostop is null ? "" : $" — stopped by autostop: {run.Autostop}")}");
+            md.AppendLine($"- {run.Storage} · {run.Scenario}: `{run.Schedule ?? "unknown"}` ({run.LoadType}){(run.WarmupSchedule is null ? "" : $", after a warm-up of `{run.WarmupSchedule}`")}" +
+                          $"{(run.Autostop is null ? "" : $" — stopped by autostop: {run.Autostop}")}{(run.ColdStart is null ? "" : " — ⚠ measured cold")}");
         md.AppendLine().AppendLine("## Over time").AppendLine();
         foreach (var run in runs)
             md.AppendLine($"### {run.Storage} · {run.Scenario}").AppendLine().AppendLine($"![{run.Id}](charts/{run.Id}.svg)").AppendLine();

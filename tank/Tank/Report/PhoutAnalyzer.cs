@@ -55,6 +55,9 @@ public static class PhoutAnalyzer
             return new SecondPoint(offset, s.Value.Latency.Count, plan, Ms(s.Value.Latency.Percentile(50)), Ms(s.Value.Latency.Percentile(90)),
                 Ms(s.Value.Latency.Percentile(99)), Ms(s.Value.Latency.Max), s.Value.Errors);
         }).ToList();
+        var firstWindow = new Histogram();
+        foreach (var (second, bucket) in perSecond)
+            if (second - startSecond < ColdStartCheck.WindowSeconds) firstWindow.Add(bucket.Latency);
         var duration = Math.Max(0.001, (lastEndUs - firstStartMs * 1000) / 1e6);
         return new RunAnalysis
         {
@@ -78,6 +81,12 @@ public static class PhoutAnalyzer
             SendLatenessP99Us = meta?.LatenessP99Us ?? 0,
             ExitCode = meta?.ExitCode ?? 0,
             Autostop = meta?.Autostop,
+            LoadType = meta?.LoadType ?? "rps",
+            WarmupSchedule = meta?.WarmupSchedule,
+            Cpu = meta?.Cpu ?? [],
+            CpuWallSeconds = meta?.CpuWallSeconds ?? 0,
+            Cores = meta?.Cores ?? 0,
+            ColdStart = ColdStartCheck.Check(seconds, Ms(firstWindow.Percentile(99)), planned.Length),
         };
     }
 

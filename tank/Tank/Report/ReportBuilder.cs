@@ -17,44 +17,19 @@ public static class ReportBuilder
         var generated = DateTimeOffset.UtcNow;
         var comparison = ComparisonChart.Render(runs, sloMs);
         var timelines = runs.ToDictionary(r => r.Id, r => TimelineChart.Render(r, sloMs));
+        var storageOrder = runs.Select(r => r.Storage).Distinct().ToList();
+        var scenarioCharts = ReportText.Summary(runs).Header.Skip(1).Select(h => h[..h.IndexOf(':')]).ToList();
+        var latencyThroughput = scenarioCharts.ToDictionary(s => s, s => LatencyThroughputChart.Render(s, runs.Where(r => r.Scenario == s).ToList(), sloMs, storageOrder));
+        var crossChecks = CrossCheckReader.Read(directory);
 
         var charts = Path.Combine(directory, "charts");
         Directory.CreateDirectory(charts);
         File.WriteAllText(Path.Combine(charts, "comparison.svg"), comparison);
         foreach (var (id, svg) in timelines) File.WriteAllText(Path.Combine(charts, id + ".svg"), svg);
-        File.WriteAllText(Path.Combine(directory, "report.md"), MarkdownReport.Render(input, runs, sloMs, generated));
-        File.WriteAllText(Path.Combine(directory, "report.html"), HtmlReport.Render(input, runs, sloMs, generated, comparison, timelines));
-        File.WriteAllText(Path.Combine(directory, "summary.json"), Summary(input, runs, sloMs, generated));
+        foreach (var (scenario, svg) in latencyThroughput) File.WriteAllText(Path.Combine(charts, $"latency-throughput-{scenario}.svg"), svg);
+        File.WriteAllText(Path.Combine(directory, "report.md"), MarkdownReport.Render(input, runs, sloMs, generated, crossChecks, scenarioCharts));
+        File.WriteAllText(Path.Combine(directory, "report.html"), HtmlReport.Render(input, runs, sloMs, generated, comparison, timelines, crossChecks, latencyThroughput));
+        File.WriteAllText(Path.Combine(directory, "summary.json"), ReportSummary.Json(input, runs, crossChecks, sloMs, generated));
         return runs;
     }
-
-    private static string Summary(ReportInput input, IReadOnlyList<RunAnalysis> runs, double sloMs, DateTimeOffset generated) =>
-        JsonSerializer.Serialize(new
-        {
-            generated_at = generated,
-            slo_ms = sloMs,
-            max_error_rate = PhoutAnalyzer.MaxErrorRate,
-            environment = input.Environment,
-            runs = runs.Select(r => new
-            {
-                storage = r.Storage,
-                scenario = r.Scenario,
-                schedule = r.Schedule,
-                durability = r.Durability,
-                requests = r.Requests,
-                duration_s = Math.Round(r.DurationSeconds, 3),
-                achieved_rps = Math.Round(r.AchievedRps, 1),
-                mean_ms = Math.Round(r.MeanMs, 3),
-                quantiles_ms = r.QuantilesMs,
-                max_ms = r.MaxMs,
-                errors = r.Errors,
-                error_rate = r.ErrorRate,
-                http_codes = r.HttpCodes.ToDictionary(c => c.Key.ToString(), c => c.Value),
-                net_codes = r.NetCodes.ToDictionary(c => c.Key.ToString(), c => c.Value),
-                max_sustained_rps = r.MaxSustainedRps,
-                send_lateness_p99_us = r.SendLatenessP99Us,
-                exit_code = r.ExitCode,
-                autostop = r.Autostop,
-            }),
-        }, new JsonSerializerOptions { WriteIndented = true }) + "\n";
 }

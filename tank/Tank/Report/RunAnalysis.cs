@@ -1,3 +1,5 @@
+using Tank.Cpu;
+
 namespace Tank.Report;
 
 /// <summary>Everything the report says about one architecture × scenario run.</summary>
@@ -30,6 +32,21 @@ public sealed record RunAnalysis
     public long SendLatenessP99Us { get; init; }
     public int ExitCode { get; init; }
     public string? Autostop { get; init; }
+
+    public string LoadType { get; init; } = "rps";
+    public string? WarmupSchedule { get; init; }
+    /// <summary>CPU seconds per process over the measured part, from meta.json; empty when not recorded.</summary>
+    public IReadOnlyList<CpuUsage> Cpu { get; init; } = [];
+    public double CpuWallSeconds { get; init; }
+    public int Cores { get; init; }
+    /// <summary>Set when the first seconds were far slower than the rest: the run was measured cold.</summary>
+    public ColdStart? ColdStart { get; init; }
+
+    /// <summary>CPU microseconds one request cost this process.</summary>
+    public double CpuUsPerRequest(CpuUsage usage) => Requests == 0 ? 0 : usage.Seconds * 1e6 / Requests;
+
+    /// <summary>Share of all the machine's cores this process used while measured, in %.</summary>
+    public double CpuPercentOfCores(CpuUsage usage) => CpuWallSeconds <= 0 || Cores <= 0 ? 0 : usage.Seconds / (CpuWallSeconds * Cores) * 100;
 
     public string Id => $"{Storage}-{Scenario}";
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Tank.Cpu;
 
 namespace Tank.Report;
 
@@ -40,6 +41,14 @@ public sealed record RunMeta
     public long LatenessP50Us { get; init; }
     public long LatenessP99Us { get; init; }
     public long LatenessMaxUs { get; init; }
+    /// <summary>CPU seconds per process during the measured part (tank itself included).</summary>
+    public IReadOnlyList<CpuUsage> Cpu { get; init; } = [];
+    public double CpuWallSeconds { get; init; }
+    public int Cores { get; init; }
+    public string? WarmupSchedule { get; init; }
+    public long WarmupResponses { get; init; }
+    public long WarmupErrors { get; init; }
+    public long WarmupP99Us { get; init; }
     public string Runner { get; init; } = "IntegrationService tank (local runner)";
 
     public static RunMeta? TryRead(string path) =>

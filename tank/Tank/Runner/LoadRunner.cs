@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using Tank.Cpu;
 using Tank.Stats;
 
 namespace Tank.Runner;
@@ -17,6 +18,9 @@ public sealed class LoadRunner(RunOptions options)
         WarmUp.Run(options.Ammo);
         // Reading the ammo left tens of MB of garbage: collect it now, not as a pause in the first seconds.
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        // Read before the clock starts: scanning /proc takes milliseconds that must not delay the first sends.
+        var cpu = new CpuMeter(options.Cpu);
+        cpu.Start();
         var clock = new Clock();
         var start = DateTimeOffset.UtcNow;
         var sink = new ResultSink();
@@ -37,10 +41,14 @@ public sealed class LoadRunner(RunOptions options)
             if (monitor.Tick() is not null) stop.Cancel();
             Thread.Sleep(10);
         }
-        if (stop.IsCancellationRequested) pool.Stop(); // otherwise requests still waiting for an instance go out late
+        // Stopping the pool keeps requests still waiting for an instance from going out late and,
+        // in the closed model, keeps instances from looping on through the drain: the test ends
+        // with its schedule, and only requests already sent are waited for.
+        if (stop.IsCancellationRequested || options.ClosedModel) pool.Stop();
         Drain(monitor, pool, stop.Token);
         pool.CloseAll();
         monitor.Tick(final: true);
+        var (cpuUsage, cpuWall) = cpu.Stop();
 
         var fired = monitor.Fired;
         return new RunResult
@@ -55,6 +63,8 @@ public sealed class LoadRunner(RunOptions options)
             End = DateTimeOffset.UtcNow,
             Lateness = monitor.Lateness,
             IntervalReal = monitor.IntervalReal,
+            Cpu = cpuUsage,
+            CpuWallSeconds = cpuWall,
         };
     }
 

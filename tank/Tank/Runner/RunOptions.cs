@@ -1,5 +1,6 @@
 using Tank.Ammo;
 using Tank.Autostop;
+using Tank.Cpu;
 using Tank.Schedule;
 
 namespace Tank.Runner;
@@ -20,4 +21,6 @@ public sealed record RunOptions
     public IReadOnlyList<IAutostopCriterion> Autostop { get; init; } = [];
     /// <summary>Print a progress line on stderr every second.</summary>
     public bool Progress { get; init; } = true;
+    /// <summary>Processes whose CPU is read just before the clock starts and after the last answer.</summary>
+    public IReadOnlyList<CpuTarget> Cpu { get; init; } = [];
 }

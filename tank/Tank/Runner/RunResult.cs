@@ -1,3 +1,4 @@
+using Tank.Cpu;
 using Tank.Stats;
 
 namespace Tank.Runner;
@@ -15,4 +16,7 @@ public sealed record RunResult
     public required DateTimeOffset End { get; init; }
     public required Histogram Lateness { get; init; }
     public required Histogram IntervalReal { get; init; }
+    public IReadOnlyList<CpuUsage> Cpu { get; init; } = [];
+    /// <summary>Wall time between the two CPU readings.</summary>
+    public double CpuWallSeconds { get; init; }
 }

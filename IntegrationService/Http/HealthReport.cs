@@ -1,3 +1,0 @@
-namespace IntegrationService.Http;
-
-public sealed record HealthReport(string Status, IReadOnlyDictionary<string, BackendHealth> Backends);

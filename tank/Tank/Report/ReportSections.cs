@@ -1,0 +1,71 @@
+using System.Globalization;
+
+namespace Tank.Report;
+
+/// <summary>The newer report sections (warnings, CPU, cross-check) as words and table cells, shared by the Markdown and HTML writers.</summary>
+public static class ReportSections
+{
+    /// <summary>Every run that must not be trusted as it stands, one sentence each.</summary>
+    public static List<string> Warnings(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<CrossCheck> crossChecks) =>
+    [
+        .. runs.Where(r => r.ColdStart is not null).Select(r => "Cold start: " + r.ColdStart!.Explain(r) + "."),
+        .. crossChecks.Where(c => !c.Agree).Select(c => $"Cross-check: {c.Storage} {c.Endpoint}: {c.Verdict()}."),
+    ];
+
+    /// <summary>Process names in the order the runs first list them (service, servers, tank).</summary>
+    public static List<string> CpuProcesses(IReadOnlyList<RunAnalysis> runs) =>
+        runs.SelectMany(r => r.Cpu.Select(c => c.Name)).Distinct().ToList();
+
+    public static string[] CpuColumns(IReadOnlyList<RunAnalysis> runs) =>
+        ["architecture", "scenario", "achieved rps", .. CpuProcesses(runs).Select(p => $"{p}: µs/req · % of cores"), "all: % of cores", "busiest"];
+
+    /// <summary>
+    /// Per run and process: CPU µs per answered request and the share of all cores used while
+    /// measured. The busiest process, with the total near 100 %, is what limited the run.
+    /// </summary>
+    public static List<string[]> CpuRows(IReadOnlyList<RunAnalysis> runs)
+    {
+        var processes = CpuProcesses(runs);
+        return runs.Where(r => r.Cpu.Count > 0).Select(r =>
+        {
+            var cells = processes.Select(p => r.Cpu.FirstOrDefault(c => c.Name == p) is { } usage
+                ? $"{Us(r.CpuUsPerRequest(usage))} · {Pct(r.CpuPercentOfCores(usage))}"
+                : "—");
+            var busiest = r.Cpu.MaxBy(c => c.Seconds)!;
+            return new[] { r.Storage, r.Scenario, ReportText.Rps(r.AchievedRps) }
+                .Concat(cells)
+                .Append(Pct(r.Cpu.Sum(r.CpuPercentOfCores)))
+                .Append($"{busiest.Name} ({Pct(r.CpuPercentOfCores(busiest))})")
+                .ToArray();
+        }).ToList();
+    }
+
+    public static string CpuMethod(IReadOnlyList<RunAnalysis> runs)
+    {
+        var cores = runs.Select(r => r.Cores).FirstOrDefault(c => c > 0);
+        return $"CPU time of each process read from /proc before and after each measured run (user + system; for PostgreSQL the postmaster, " +
+               $"the children it reaped and every live backend, so connections that come and go are counted), divided by the answered requests (µs/req) " +
+               $"and by the wall time × {(cores > 0 ? cores.ToString(CultureInfo.InvariantCulture) : "all")} cores (%). Service, servers and load generator share the cores: " +
+               $"when \"all\" nears 100 % the machine is the limit and the busiest process is the one to make cheaper.";
+    }
+
+    public static readonly string[] CrossCheckColumns =
+        ["architecture", "endpoint", "connections", "seconds", "wrk rps", "tank rps", "difference", "wrk CPU µs/req", "tank CPU µs/req", "verdict"];
+
+    public static List<string[]> CrossCheckRows(IReadOnlyList<CrossCheck> checks) =>
+        checks.Select(c => new[]
+        {
+            c.Storage, c.Endpoint, c.Connections.ToString(CultureInfo.InvariantCulture), Svg.N(c.DurationSeconds),
+            ReportText.Rps(c.WrkRps), ReportText.Rps(c.TankRps), c.DifferencePercent.ToString("+0.0;-0.0;0", CultureInfo.InvariantCulture) + " %",
+            Us(c.WrkCpuUsPerRequest), Us(c.TankCpuUsPerRequest), c.Verdict(),
+        }).ToList();
+
+    public static string CrossCheckMethod(IReadOnlyList<CrossCheck> checks) =>
+        $"Each endpoint was loaded by wrk (`{checks.Select(c => c.WrkCommand).FirstOrDefault(c => c is not null) ?? "wrk"}`, a Lua script spreading ids over existing rows) " +
+        $"and then by this runner in the closed model with the same connection count and duration and the same ids, right after one another on a warmed service. " +
+        $"wrk rps is its own Requests/sec; tank rps is the median of its whole seconds (instances start during the first). They must agree within ±{CrossCheck.TolerancePercent:0} %.";
+
+    private static string Us(double us) => us.ToString(us < 10 ? "0.0" : "0", CultureInfo.InvariantCulture);
+
+    private static string Pct(double pct) => pct.ToString("0", CultureInfo.InvariantCulture) + " %";
+}

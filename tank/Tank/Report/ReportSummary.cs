@@ -1,0 +1,71 @@
+using System.Text.Json;
+
+namespace Tank.Report;
+
+/// <summary>summary.json: the report's numbers for machines, with every warning the report shows.</summary>
+public static class ReportSummary
+{
+    public static string Json(ReportInput input, IReadOnlyList<RunAnalysis> runs, IReadOnlyList<CrossCheck> crossChecks, double sloMs, DateTimeOffset generated) =>
+        JsonSerializer.Serialize(new
+        {
+            generated_at = generated,
+            slo_ms = sloMs,
+            max_error_rate = PhoutAnalyzer.MaxErrorRate,
+            environment = input.Environment,
+            warnings = ReportSections.Warnings(runs, crossChecks),
+            runs = runs.Select(r => new
+            {
+                storage = r.Storage,
+                scenario = r.Scenario,
+                schedule = r.Schedule,
+                load_type = r.LoadType,
+                warmup_schedule = r.WarmupSchedule,
+                durability = r.Durability,
+                requests = r.Requests,
+                duration_s = Math.Round(r.DurationSeconds, 3),
+                achieved_rps = Math.Round(r.AchievedRps, 1),
+                mean_ms = Math.Round(r.MeanMs, 3),
+                quantiles_ms = r.QuantilesMs,
+                max_ms = r.MaxMs,
+                errors = r.Errors,
+                error_rate = r.ErrorRate,
+                http_codes = r.HttpCodes.ToDictionary(c => c.Key.ToString(), c => c.Value),
+                net_codes = r.NetCodes.ToDictionary(c => c.Key.ToString(), c => c.Value),
+                max_sustained_rps = r.MaxSustainedRps,
+                slo_held_at_peak = r.SloHeldAtPeak,
+                peak_planned_rps = r.PeakPlannedRps,
+                send_lateness_p99_us = r.SendLatenessP99Us,
+                exit_code = r.ExitCode,
+                autostop = r.Autostop,
+                cold_start = r.ColdStart is null ? null : new
+                {
+                    first_seconds = r.ColdStart.WindowSeconds,
+                    first_p99_ms = Math.Round(r.ColdStart.FirstP99Ms, 3),
+                    typical_p99_ms = Math.Round(r.ColdStart.TypicalP99Ms, 3),
+                },
+                cpu = r.Cpu.Select(c => new
+                {
+                    process = c.Name,
+                    pid = c.Pid,
+                    cpu_seconds = Math.Round(c.Seconds, 3),
+                    us_per_request = Math.Round(r.CpuUsPerRequest(c), 2),
+                    percent_of_cores = Math.Round(r.CpuPercentOfCores(c), 1),
+                }),
+                cpu_wall_s = r.CpuWallSeconds,
+                cores = r.Cores,
+            }),
+            crosscheck = crossChecks.Select(c => new
+            {
+                storage = c.Storage,
+                scenario = c.Scenario,
+                endpoint = c.Endpoint,
+                connections = c.Connections,
+                duration_s = c.DurationSeconds,
+                wrk_rps = Math.Round(c.WrkRps, 1),
+                tank_rps = Math.Round(c.TankRps, 1),
+                difference_percent = Math.Round(c.DifferencePercent, 1),
+                agree = c.Agree,
+                verdict = c.Verdict(),
+            }),
+        }, new JsonSerializerOptions { WriteIndented = true }) + "\n";
+}
