@@ -32,7 +32,7 @@ public sealed record CrossCheck(string Storage, string Scenario, string Endpoint
             ? $"{slower} spends more CPU per request, and on cores shared with the service that CPU is taken from the service: {slower}'s rate is the lower bound"
             : slower == "tank"
                 ? "tank is slower without costing more CPU: its connection handling, not the service, limited this run; distrust tank's figures for this endpoint"
-                : "wrk is slower without costing more CPU: its single thread's event loop (see wrk.txt) limited this run, so wrk's figure is the lower bound";
+                : "wrk is slower without costing more CPU per request: the likely limit is its single thread (-t1) serving every connection, not the service; not proven by these figures (rerun wrk with -t2 to confirm), so treat wrk's figure as the lower bound";
         return $"DISAGREE ({diff}, beyond ±{TolerancePercent:0} %): {why}; {cost}";
     }
 }
