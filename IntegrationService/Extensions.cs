@@ -1,9 +1,12 @@
+using IntegrationService.Authors;
 using IntegrationService.Http;
-using Microsoft.AspNetCore.Mvc.ModelBinding.Metadata;
+using IntegrationService.Items;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IntegrationService;
 
@@ -21,29 +24,20 @@ public static class Extensions
         return builder;
     }
 
-    /// <summary>Controllers, JSON, ProblemDetails, Swagger.</summary>
+    /// <summary>JSON, ProblemDetails, health checks, Swagger.</summary>
     public static IHostApplicationBuilder AddApi(this IHostApplicationBuilder builder)
     {
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
-        // Validation errors name fields as the JSON does ("age", not "Age").
-        builder.Services.AddControllers(options => options.ModelMetadataDetailsProviders.Add(new SystemTextJsonValidationMetadataProvider()))
-            // Named explicitly: when the tests host the service, the entry assembly is the test runner.
-            .AddApplicationPart(typeof(Extensions).Assembly)
-            .AddJsonOptions(options =>
-        {
-            options.JsonSerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default);
-            options.JsonSerializerOptions.Converters.Add(new UtcDateTimeConverter());
-        });
         builder.Services.ConfigureHttpJsonOptions(options =>
             options.SerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default));
+        builder.Services.AddHealthChecks();
         builder.Services.AddEndpointsApiExplorer();
         builder.Services.AddSwaggerGen(options =>
         {
             options.SwaggerDoc("v1", new() { Title = "IntegrationService", Version = "v1", Description = "One CRUD API over several storage architectures; choose one per request with ?storage=." });
-            var xmlDocs = Path.Combine(AppContext.BaseDirectory, $"{typeof(Extensions).Assembly.GetName().Name}.xml");
-            if (File.Exists(xmlDocs)) options.IncludeXmlComments(xmlDocs);
             options.OperationFilter<StorageParameterFilter>();
+            options.OperationFilter<IntegerParameterFilter>();
         });
         // Request logging on the hot path costs throughput; warnings and errors still appear.
         builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
@@ -56,9 +50,15 @@ public static class Extensions
         app.UseStatusCodePages();
         app.UseSwagger();
         app.UseSwaggerUI();
-        app.MapControllers();
-        app.MapGet("/health", HealthEndpoint.HandleAsync).WithName("Health").WithTags("Service")
-            .WithSummary("200 when every backend answers a ping within 2 s, else 503; JSON per backend.");
+        AuthorEndpoints.Map(app);
+        ItemEndpoints.Map(app);
+        var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };
+        app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false }).WithTags("Service")
+            .WithSummary("200 \"Healthy\" while the process serves requests; touches no backend (for liveness probes).");
+        app.MapHealthChecks("/health/ready", ready).WithTags("Service")
+            .WithSummary("Each backend pinged (2 s timeout) and each architecture's state (ready, degraded, down); 503 when a required backend is down.");
+        app.MapHealthChecks("/health", ready).WithTags("Service")
+            .WithSummary("The same as /health/ready (kept for compatibility).");
         app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages").WithTags("Service")
             .WithSummary("The storage architectures, what each serves and its durability settings.");
         app.MapGet("/", () => Results.Redirect("/swagger")).ExcludeFromDescription();

@@ -3,6 +3,7 @@ using IntegrationService.Storage;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
@@ -22,9 +23,11 @@ public sealed class TarantoolRegistrationTests
             Assert.IsType<TarantoolAuthorStore>(a.Authors);
             Assert.IsType<TarantoolItemStore>(a.Items);
             Assert.Contains("wal_mode=write", a.Durability);
+            Assert.Equal(["tarantool"], a.Backends);
         });
         Assert.Contains(services.GetServices<IHostedService>(), s => s is TarantoolConnectionService);
-        Assert.Contains(services.GetServices<IBackendHealthCheck>(), h => h.Name == "tarantool");
+        var checks = services.GetRequiredService<IOptions<HealthCheckServiceOptions>>().Value.Registrations;
+        Assert.Contains(checks, c => c.Name == "tarantool" && c.Tags.Contains("ready") && c.FailureStatus == HealthStatus.Unhealthy);
         Assert.Contains(services.GetServices<IItemDataLoader>(), l => l is TarantoolItemDataLoader);
         Assert.Equal(13999, services.GetRequiredService<IOptions<TarantoolOptions>>().Value.Port);
     }

@@ -1,4 +1,3 @@
-using System.ComponentModel.DataAnnotations;
 using IntegrationService.Authors;
 
 namespace IntegrationService.Tests.Unit;
@@ -7,12 +6,7 @@ public sealed class AuthorValidationTests
 {
     private static readonly Author Valid = new() { Name = "alexander", FamilyName = "pushkin", Age = 20, BooksCount = 10 };
 
-    private static string[] Errors(Author author)
-    {
-        var results = new List<ValidationResult>();
-        Validator.TryValidateObject(author, new ValidationContext(author), results, validateAllProperties: true);
-        return results.SelectMany(r => r.MemberNames).ToArray();
-    }
+    private static string[] Errors(Author author) => AuthorValidator.Validate(author)?.Keys.Order().ToArray() ?? [];
 
     [Fact]
     public void AValidAuthorHasNoErrors() => Assert.Empty(Errors(Valid));
@@ -21,7 +15,7 @@ public sealed class AuthorValidationTests
     [InlineData(-1)]
     [InlineData(256)]
     [InlineData(300)]
-    public void AgeOutsideAByteIsInvalid(int age) => Assert.Equal(["Age"], Errors(Valid with { Age = age }));
+    public void AgeOutsideAByteIsInvalid(int age) => Assert.Equal(["age"], Errors(Valid with { Age = age }));
 
     [Theory]
     [InlineData(0)]
@@ -29,20 +23,25 @@ public sealed class AuthorValidationTests
     public void AgeAtTheByteBoundsIsValid(int age) => Assert.Empty(Errors(Valid with { Age = age }));
 
     [Fact]
-    public void BooksCountOutsideAByteIsInvalid() => Assert.Equal(["BooksCount"], Errors(Valid with { BooksCount = 256 }));
+    public void BooksCountOutsideAByteIsInvalid() => Assert.Equal(["booksCount"], Errors(Valid with { BooksCount = 256 }));
 
     [Fact]
     public void NameAndFamilyNameAreRequired()
     {
-        Assert.Equal(["Name"], Errors(Valid with { Name = "" }));
-        Assert.Equal(["FamilyName"], Errors(Valid with { FamilyName = "" }));
+        Assert.Equal(["name"], Errors(Valid with { Name = "" }));
+        Assert.Equal(["familyName"], Errors(Valid with { FamilyName = "" }));
     }
 
     [Fact]
     public void StringsAreAtMost256Characters()
     {
         Assert.Empty(Errors(Valid with { BirthCity = new string('x', 256) }));
-        Assert.Equal(["BirthCity"], Errors(Valid with { BirthCity = new string('x', 257) }));
-        Assert.Equal(["Name"], Errors(Valid with { Name = new string('x', 257) }));
+        Assert.Equal(["birthCity"], Errors(Valid with { BirthCity = new string('x', 257) }));
+        Assert.Equal(["name"], Errors(Valid with { Name = new string('x', 257) }));
     }
+
+    [Fact]
+    public void EveryBrokenFieldIsReported() =>
+        Assert.Equal(["age", "familyName", "middleName", "name"],
+            Errors(Valid with { Name = "", FamilyName = null!, MiddleName = new string('x', 257), Age = -5 }));
 }

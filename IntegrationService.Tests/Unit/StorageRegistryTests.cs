@@ -28,8 +28,8 @@ public sealed class StorageRegistryTests
 
     private static StorageRegistry Registry(string defaultName = "postgres") => new(
         [
-            new StorageArchitecture("postgres-redis-persistent", "", "", null, RedisItems),
-            new StorageArchitecture("postgres", "", "", PgAuthors, PgItems),
+            new StorageArchitecture("postgres-redis-persistent", "", "", null, RedisItems, ["redis-persistent"], []),
+            new StorageArchitecture("postgres", "", "", PgAuthors, PgItems, ["postgres"], []),
         ],
         Options.Create(new StorageOptions { Default = defaultName }));
 

@@ -14,6 +14,6 @@ namespace IntegrationService.Http;
 [JsonSerializable(typeof(Location[]))]
 [JsonSerializable(typeof(ReplaceLocationsRequest))]
 [JsonSerializable(typeof(OkResponse))]
-[JsonSerializable(typeof(HealthReport))]
+[JsonSerializable(typeof(ReadinessReport))]
 [JsonSerializable(typeof(IEnumerable<StorageDescription>))]
 public sealed partial class ApiJsonContext : JsonSerializerContext;

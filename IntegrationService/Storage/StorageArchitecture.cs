@@ -4,12 +4,16 @@ using IntegrationService.Items;
 namespace IntegrationService.Storage;
 
 /// <summary>
-/// One selectable storage architecture (<c>?storage=name</c>): the stores it serves and the
-/// durability it offers, stated so benchmark readers can compare like with like.
+/// One selectable storage architecture (<c>?storage=name</c>): the stores it serves, the durability
+/// it offers (stated so benchmark readers can compare like with like), and the backends it depends on
+/// (by health-check name): <see cref="Backends"/> it cannot serve without, <see cref="Caches"/> whose
+/// loss only slows it.
 /// </summary>
 public sealed record StorageArchitecture(
     string Name,
     string Description,
     string Durability,
     IAuthorStore? Authors,
-    IItemStore? Items);
+    IItemStore? Items,
+    IReadOnlyList<string> Backends,
+    IReadOnlyList<string> Caches);

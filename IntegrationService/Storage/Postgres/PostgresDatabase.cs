@@ -1,28 +1,66 @@
+using Microsoft.Extensions.Options;
 using Npgsql;
 
 namespace IntegrationService.Storage.Postgres;
 
 /// <summary>
-/// Opens pooled connections and turns driver failures that mean "the server is not there"
-/// (refused, dropped, timed out, shutting down) into <see cref="StorageUnavailableException"/>.
+/// The service's access to PostgreSQL: one multiplexing data source, a deadline on every call, and
+/// the translation of driver failures that mean "the server is not there" (refused, dropped, timed
+/// out, shutting down) into <see cref="StorageUnavailableException"/>.
 /// </summary>
-public sealed class PostgresDatabase(NpgsqlDataSource dataSource)
+public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<PostgresOptions> options)
 {
+    // Npgsql does not enforce CommandTimeout on multiplexed commands, so the deadline is ours.
+    private readonly TimeSpan _timeout = TimeSpan.FromSeconds(options.Value.CommandTimeoutSeconds);
+
     public NpgsqlDataSource DataSource { get; } = dataSource;
 
-    public async Task<T> RunAsync<T>(Func<NpgsqlConnection, CancellationToken, Task<T>> work, CancellationToken cancellationToken)
+    /// <summary>
+    /// Runs one operation on the data source (commands made with <see cref="NpgsqlDataSource.CreateCommand"/>
+    /// are multiplexed) within CommandTimeoutSeconds. <paramref name="work"/> should be static: the state
+    /// argument spares a closure per call.
+    /// </summary>
+    public async Task<T> RunAsync<TState, T>(TState state, Func<NpgsqlDataSource, TState, Task<T>> work)
     {
         try
         {
-            await using var connection = await DataSource.OpenConnectionAsync(cancellationToken);
-            return await work(connection, cancellationToken);
+            return await work(DataSource, state).WaitAsync(_timeout).ConfigureAwait(false);
         }
         catch (Exception e) when (IsUnavailable(e))
         {
-            // Idle connections to a restarted server are dead too: drop them now rather than
-            // failing one request per stale connection.
-            DataSource.Clear();
-            throw new StorageUnavailableException("postgres", Describe(e), e);
+            throw Unavailable(e);
+        }
+    }
+
+    /// <summary>Runs work that needs a connection of its own (transactions, COPY), with the caller's token.</summary>
+    public async Task<T> RunOnConnectionAsync<T>(Func<NpgsqlConnection, CancellationToken, Task<T>> work, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await using var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+            return await work(connection, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
+        }
+    }
+
+    /// <summary>
+    /// Opens <paramref name="count"/> connections at once and returns them to the pool, where
+    /// MinPoolSize keeps them: the first burst of requests then finds backends already forked.
+    /// </summary>
+    public async Task OpenWarmConnectionsAsync(int count, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var connections = await Task.WhenAll(Enumerable.Range(0, count)
+                .Select(_ => DataSource.OpenConnectionAsync(cancellationToken).AsTask())).ConfigureAwait(false);
+            foreach (var connection in connections) await connection.DisposeAsync().ConfigureAwait(false);
+        }
+        catch (Exception e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
         }
     }
 
@@ -36,6 +74,14 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource)
         _ => false,
     };
 
+    private StorageUnavailableException Unavailable(Exception e)
+    {
+        // Idle connections to a restarted server are dead too: drop them now rather than failing
+        // one request per stale connection.
+        DataSource.Clear();
+        return new StorageUnavailableException("postgres", Describe(e), e);
+    }
+
     private static string Describe(Exception e) =>
-        e.InnerException is TimeoutException ? "no answer in time" : e.Message;
+        e is TimeoutException || e.InnerException is TimeoutException ? "no answer in time" : e.Message;
 }

@@ -2,13 +2,10 @@ namespace IntegrationService.Storage.Postgres;
 
 internal sealed class PostgresHealthCheck(PostgresDatabase database) : IBackendHealthCheck
 {
-    public string Name => "postgres";
-
     public Task PingAsync(CancellationToken cancellationToken) =>
-        database.RunAsync(async (connection, ct) =>
+        database.RunAsync(0, static async (source, _) =>
         {
-            await using var command = connection.CreateCommand();
-            command.CommandText = "select 1";
-            return await command.ExecuteScalarAsync(ct);
-        }, cancellationToken);
+            await using var command = source.CreateCommand("select 1");
+            return await command.ExecuteScalarAsync();
+        });
 }

@@ -16,7 +16,7 @@ public sealed class PostgresItemDataLoader(PostgresDatabase database) : IItemDat
     public string Name => "postgres";
 
     public Task LoadAsync(ItemDataSet dataSet, CancellationToken cancellationToken) =>
-        database.RunAsync(async (connection, ct) =>
+        database.RunOnConnectionAsync(async (connection, ct) =>
         {
             await using var transaction = await connection.BeginTransactionAsync(ct);
             await using (var truncate = new NpgsqlCommand("truncate item_locations, locations", connection, transaction) { CommandTimeout = (int)LoadTimeout.TotalSeconds })

@@ -9,18 +9,29 @@ public sealed class PostgresOptions
     [Required]
     public string ConnectionString { get; set; } = "Host=127.0.0.1;Port=15432;Username=integration;Database=integration";
 
-    /// <summary>Seconds one command may run before it fails with 503 (never 0: that means forever).</summary>
+    /// <summary>Seconds one call may take before it answers 503 (never 0: that would mean forever).</summary>
     [Range(1, 300)]
     public int CommandTimeoutSeconds { get; set; } = 5;
 
-    /// <summary>Seconds to wait for a connection (new or from the pool) before answering 503.</summary>
+    /// <summary>Seconds to wait for a new connection before answering 503.</summary>
     [Range(1, 60)]
     public int ConnectTimeoutSeconds { get; set; } = 3;
 
     /// <summary>
-    /// Pool size. Small on purpose: PostgreSQL is fastest with few busy backends, and the
-    /// pool queues the rest instead of opening hundreds of processes.
+    /// Npgsql multiplexing: commands from all requests are pipelined over a few shared connections
+    /// instead of each request holding a connection for its round trip. Measured on the 2-core bench
+    /// machine it more than doubled single-row reads (docs/BENCHMARKS.md).
     /// </summary>
+    public bool Multiplexing { get; set; } = true;
+
+    /// <summary>Most connections the pool opens (with multiplexing, only as many as the load needs).</summary>
     [Range(1, 1000)]
     public int MaxPoolSize { get; set; } = 64;
+
+    /// <summary>
+    /// Connections opened at start-up and kept open, so the first requests under load do not wait
+    /// while PostgreSQL forks backends.
+    /// </summary>
+    [Range(0, 1000)]
+    public int WarmConnections { get; set; } = 8;
 }

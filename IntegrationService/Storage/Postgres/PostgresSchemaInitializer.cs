@@ -1,15 +1,18 @@
 using System.Reflection;
+using Microsoft.Extensions.Options;
 using Npgsql;
 
 namespace IntegrationService.Storage.Postgres;
 
 /// <summary>
-/// Applies schema.sql at start-up. When PostgreSQL is up the schema exists before the first
-/// request; when it is down the service still starts (answering 503) and keeps trying.
+/// Applies schema.sql at start-up and opens the warm connections. When PostgreSQL is up the schema
+/// exists and the pool is open before the first request; when it is down the service still starts
+/// (answering 503) and keeps trying.
 /// </summary>
-internal sealed class PostgresSchemaInitializer(PostgresDatabase database, ILogger<PostgresSchemaInitializer> logger) : BackgroundService
+internal sealed class PostgresSchemaInitializer(PostgresDatabase database, IOptions<PostgresOptions> options, ILogger<PostgresSchemaInitializer> logger) : BackgroundService
 {
     private static readonly TimeSpan RetryDelay = TimeSpan.FromSeconds(2);
+    private readonly int _warmConnections = options.Value.WarmConnections;
     private readonly TaskCompletionSource _firstAttempt = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public override async Task StartAsync(CancellationToken cancellationToken)
@@ -25,7 +28,7 @@ internal sealed class PostgresSchemaInitializer(PostgresDatabase database, ILogg
         {
             try
             {
-                await database.RunAsync(async (connection, ct) =>
+                await database.RunOnConnectionAsync(async (connection, ct) =>
                 {
                     // Serialise concurrent service instances (CREATE ... IF NOT EXISTS can race) with a
                     // transaction-scoped lock: it is released by commit or rollback, never left on a
@@ -37,6 +40,7 @@ internal sealed class PostgresSchemaInitializer(PostgresDatabase database, ILogg
                     return true;
                 }, stoppingToken);
                 logger.LogInformation("PostgreSQL schema ready");
+                await database.OpenWarmConnectionsAsync(_warmConnections, stoppingToken);
                 _firstAttempt.TrySetResult();
                 return;
             }

@@ -1,4 +1,3 @@
-using Dapper;
 using IntegrationService.Items;
 using Microsoft.Extensions.Options;
 using Npgsql;
@@ -7,12 +6,14 @@ namespace IntegrationService.Storage.Postgres;
 
 public static class PostgresServiceCollectionExtensions
 {
+    /// <summary>The server's name in health reports and architectures' dependencies.</summary>
+    public const string BackendName = "postgres";
+
     public const string Description = "PostgreSQL 15 alone";
     public const string Durability = "synchronous_commit=on, fsync=on: every acknowledged write is flushed to the WAL on disk.";
 
     public static IServiceCollection AddPostgresStorage(this IServiceCollection services)
     {
-        DefaultTypeMap.MatchNamesWithUnderscores = true;
         services.AddOptions<PostgresOptions>().BindConfiguration("Postgres").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => CreateDataSource(sp.GetRequiredService<IOptions<PostgresOptions>>().Value));
         services.AddSingleton<PostgresDatabase>();
@@ -20,23 +21,26 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<PostgresItemStore>();
         services.AddSingleton<ILocationCatalog, PostgresLocationCatalog>();
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
-        services.AddSingleton<IBackendHealthCheck, PostgresHealthCheck>();
+        services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
         services.AddHostedService<PostgresSchemaInitializer>();
         services.AddSingleton(sp => new StorageArchitecture("postgres", Description, Durability,
-            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>()));
+            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [BackendName], []));
         return services;
     }
 
     /// <summary>
-    /// One data source for the process. Repeated SQL is prepared automatically; every
-    /// connect and command has a timeout (0 would mean forever).
+    /// One data source for the process. Repeated SQL is prepared automatically (that works with
+    /// multiplexing too); connects have a timeout, and <see cref="PostgresDatabase"/> puts one on
+    /// every call.
     /// </summary>
     private static NpgsqlDataSource CreateDataSource(PostgresOptions options)
     {
         var connectionString = new NpgsqlConnectionStringBuilder(options.ConnectionString)
         {
             Pooling = true,
+            Multiplexing = options.Multiplexing,
             MaxPoolSize = options.MaxPoolSize,
+            MinPoolSize = Math.Min(options.WarmConnections, options.MaxPoolSize),
             Timeout = options.ConnectTimeoutSeconds,
             CommandTimeout = options.CommandTimeoutSeconds,
             MaxAutoPrepare = 32,

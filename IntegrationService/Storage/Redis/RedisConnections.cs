@@ -5,9 +5,12 @@ namespace IntegrationService.Storage.Redis;
 /// <summary>The two Redis servers: the LRU cache and the persistent link store.</summary>
 public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDisposable
 {
-    public RedisConnection Cache { get; } = new("redis-cache", options.Value.Cache, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
+    public const string CacheName = "redis-cache";
+    public const string PersistentName = "redis-persistent";
 
-    public RedisConnection Persistent { get; } = new("redis-persistent", options.Value.Persistent, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
+    public RedisConnection Cache { get; } = new(CacheName, options.Value.Cache, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
+
+    public RedisConnection Persistent { get; } = new(PersistentName, options.Value.Persistent, options.Value.Password, TimeSpan.FromMilliseconds(options.Value.TimeoutMs));
 
     public async ValueTask DisposeAsync()
     {

@@ -1,4 +1,5 @@
 using IntegrationService.Items;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using IntegrationService.Storage.Postgres;
 
 namespace IntegrationService.Storage.Redis;
@@ -12,8 +13,10 @@ public static class RedisServiceCollectionExtensions
         services.AddHostedService<RedisConnector>();
         services.AddSingleton<RedisCache>();
         services.AddHostedService(sp => sp.GetRequiredService<RedisCache>());
-        services.AddSingleton<IBackendHealthCheck>(sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cache));
-        services.AddSingleton<IBackendHealthCheck>(sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent));
+        // The cache is an optimisation: without it, reads go to PostgreSQL, so its loss only degrades.
+        services.AddHealthChecks()
+            .AddBackend(RedisConnections.CacheName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cache), HealthStatus.Degraded)
+            .AddBackend(RedisConnections.PersistentName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent));
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
 
         services.AddSingleton(sp =>
@@ -24,14 +27,16 @@ public static class RedisServiceCollectionExtensions
                 "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches for 1 h; a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
                 $"{PostgresServiceCollectionExtensions.Durability} The cache keeps nothing of its own (no persistence); if it is unreachable, reads fall back to PostgreSQL and invalidations are retried until it returns.",
                 new CachedAuthorStore(sp.GetRequiredService<PostgresAuthorStore>(), cache),
-                new CachedItemStore(sp.GetRequiredService<PostgresItemStore>(), cache));
+                new CachedItemStore(sp.GetRequiredService<PostgresItemStore>(), cache),
+                [PostgresServiceCollectionExtensions.BackendName], [RedisConnections.CacheName]);
         });
         services.AddSingleton(sp => new StorageArchitecture(
             "postgres-redis-persistent",
             "Item links stored only in Redis (one key per item); locations read from PostgreSQL. Items only.",
             "Links: Redis appendonly yes, appendfsync everysec — a host crash can lose up to about 1 s of acknowledged writes; noeviction. Locations: PostgreSQL (synchronous_commit=on).",
             null,
-            new RedisPersistentItemStore(sp.GetRequiredService<RedisConnections>(), sp.GetRequiredService<ILocationCatalog>())));
+            new RedisPersistentItemStore(sp.GetRequiredService<RedisConnections>(), sp.GetRequiredService<ILocationCatalog>()),
+            [RedisConnections.PersistentName, PostgresServiceCollectionExtensions.BackendName], []));
         return services;
     }
 }

@@ -5,7 +5,7 @@ namespace IntegrationService.Storage.Tarantool;
 /// <summary>IPROTO PING on the shared connection: answers only while the client is connected.</summary>
 internal sealed class TarantoolHealthCheck(TarantoolConnection connection) : IBackendHealthCheck
 {
-    public string Name => "tarantool";
+    public const string BackendName = "tarantool";
 
     public async Task PingAsync(CancellationToken cancellationToken)
     {

@@ -18,7 +18,7 @@ public static class TarantoolServiceCollectionExtensions
         services.AddOptions<TarantoolOptions>().BindConfiguration("Tarantool").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<TarantoolConnection>();
         services.AddHostedService<TarantoolConnectionService>();
-        services.AddSingleton<IBackendHealthCheck, TarantoolHealthCheck>();
+        services.AddHealthChecks().AddBackend<TarantoolHealthCheck>(TarantoolHealthCheck.BackendName);
         services.AddSingleton<IItemDataLoader, TarantoolItemDataLoader>();
         services.AddSingleton(sp => Architecture(sp, "tarantool-memtx", TarantoolEngines.Memtx,
             "Tarantool 2.x, memtx engine (in memory), WAL on"));
@@ -31,6 +31,6 @@ public static class TarantoolServiceCollectionExtensions
     {
         var connection = services.GetRequiredService<TarantoolConnection>();
         return new StorageArchitecture(name, description, Durability,
-            new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine));
+            new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine), [TarantoolHealthCheck.BackendName], []);
     }
 }
