@@ -48,8 +48,12 @@ public static class Extensions
     {
         app.UseExceptionHandler();
         app.UseStatusCodePages();
-        app.UseSwagger();
-        app.UseSwaggerUI();
+        // Swagger's middleware would inspect every request's path; only /swagger requests go through it.
+        app.UseWhen(context => context.Request.Path.StartsWithSegments("/swagger"), swagger =>
+        {
+            swagger.UseSwagger();
+            swagger.UseSwaggerUI();
+        });
         AuthorEndpoints.Map(app);
         ItemEndpoints.Map(app);
         var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };

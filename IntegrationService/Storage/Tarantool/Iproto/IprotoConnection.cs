@@ -24,7 +24,8 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     private readonly Lock _queueLock = new();
     private readonly Channel<bool> _wake = Channel.CreateBounded<bool>(
         new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
-    private readonly ConcurrentDictionary<ulong, TaskCompletionSource<IprotoResponse>> _pending = new();
+    private readonly ConcurrentDictionary<ulong, PendingAnswer> _pending = new();
+    private readonly Timer _deadlines;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private PooledBufferWriter _queued = new();
     private PooledBufferWriter _writing = new();
@@ -38,7 +39,14 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         _socket = socket;
         _stream = stream;
         Greeting = greeting;
+        _deadlines = new Timer(static state => ((IprotoConnection)state!).ExpireOverdue(), this, DeadlineSweepInterval, DeadlineSweepInterval);
     }
+
+    /// <summary>
+    /// How often waiting requests are checked against their deadlines: one timer per connection
+    /// rather than one per request, so a request's timeout fires up to this much late.
+    /// </summary>
+    public static readonly TimeSpan DeadlineSweepInterval = TimeSpan.FromMilliseconds(50);
 
     public IprotoGreeting Greeting { get; }
 
@@ -85,7 +93,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         TimeSpan timeout, CancellationToken cancellationToken)
     {
         var sync = (ulong)Interlocked.Increment(ref _lastSync);
-        var completion = new TaskCompletionSource<IprotoResponse>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var completion = new PendingAnswer(timeout);
         bool wasEmpty;
         lock (_queueLock)
         {
@@ -108,7 +116,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         }
         // Only the empty → non-empty transition needs to wake the writer: it drains until empty.
         if (wasEmpty) _wake.Writer.TryWrite(true);
-        return WaitAsync(sync, completion.Task, timeout, cancellationToken);
+        return cancellationToken.CanBeCanceled ? WaitAsync(sync, completion.Task, cancellationToken) : completion.Task;
     }
 
     /// <summary>Closes the socket and fails waiting requests; the loops end on their own.</summary>
@@ -143,16 +151,11 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         else writeBody(ref writer, state);
     }
 
-    private async Task<IprotoResponse> WaitAsync(ulong sync, Task<IprotoResponse> answer, TimeSpan timeout, CancellationToken cancellationToken)
+    private async Task<IprotoResponse> WaitAsync(ulong sync, Task<IprotoResponse> answer, CancellationToken cancellationToken)
     {
         try
         {
-            return await answer.WaitAsync(timeout, cancellationToken).ConfigureAwait(false);
-        }
-        catch (TimeoutException ex)
-        {
-            _pending.TryRemove(sync, out _);
-            throw Unavailable($"no answer within {timeout.TotalMilliseconds:0} ms", ex);
+            return await answer.WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -236,6 +239,21 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         }
     }
 
+    /// <summary>Fails every request whose deadline has passed (the timer's callback).</summary>
+    private void ExpireOverdue()
+    {
+        if (_pending.IsEmpty) return;
+        var now = Environment.TickCount64;
+        foreach (var (sync, answer) in _pending)
+        {
+            if (answer.Deadline <= now && _pending.TryRemove(sync, out _))
+            {
+                answer.TrySetException(Unavailable($"no answer within {answer.Timeout.TotalMilliseconds:0} ms",
+                    new TimeoutException()));
+            }
+        }
+    }
+
     private void Fail(Exception reason)
     {
         lock (_queueLock)
@@ -251,6 +269,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
             }
         }
         _wake.Writer.TryComplete();
+        _deadlines.Dispose();
         _socket.Dispose(); // unblocks the reader
         _closed.TrySetResult();
     }
@@ -267,5 +286,16 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         writer.WriteArrayHeader(2);
         writer.WriteString("chap-sha1");
         writer.WriteBinary(auth.Scramble);
+    }
+
+    /// <summary>A waiting request: its completion and when it stops waiting (Environment.TickCount64).</summary>
+    private sealed class PendingAnswer(TimeSpan timeout)
+        : TaskCompletionSource<IprotoResponse>(TaskCreationOptions.RunContinuationsAsynchronously)
+    {
+        public TimeSpan Timeout { get; } = timeout;
+
+        public long Deadline { get; } = timeout == System.Threading.Timeout.InfiniteTimeSpan
+            ? long.MaxValue
+            : Environment.TickCount64 + (long)timeout.TotalMilliseconds;
     }
 }
