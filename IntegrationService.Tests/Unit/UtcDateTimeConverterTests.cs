@@ -20,6 +20,11 @@ public sealed class UtcDateTimeConverterTests
         Assert.Equal($"\"{expected}\"", JsonSerializer.Serialize(value, Options));
     }
 
+    [Fact]
+    public void WritesAtMostMicrosecondsEvenWhenTheValueHasFinerTicks() =>
+        Assert.Equal("\"2020-05-24T13:09:57.1234Z\"",
+            JsonSerializer.Serialize(new DateTime(2020, 5, 24, 13, 9, 57, DateTimeKind.Utc).AddTicks(1_234_009), Options));
+
     [Theory]
     [InlineData("\"yesterday\"")]
     [InlineData("\"24.05.2020\"")]

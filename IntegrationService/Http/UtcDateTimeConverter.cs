@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
@@ -10,8 +9,6 @@ namespace IntegrationService.Http;
 /// </summary>
 public sealed class UtcDateTimeConverter : JsonConverter<DateTime>
 {
-    private const string Format = "yyyy'-'MM'-'dd'T'HH':'mm':'ss.FFFFFF'Z'";
-
     public override DateTime Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
     {
         // Utf8JsonReader accepts only ISO 8601: 'Z' gives Utc, an offset gives Local (already
@@ -28,6 +25,13 @@ public sealed class UtcDateTimeConverter : JsonConverter<DateTime>
         return new DateTime(utc.Ticks - utc.Ticks % 10, DateTimeKind.Utc);
     }
 
-    public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options) =>
-        writer.WriteStringValue(value.ToUniversalTime().ToString(Format, CultureInfo.InvariantCulture));
+    /// <summary>
+    /// The writer's own ISO 8601 form: fractional seconds with trailing zeros trimmed (none when
+    /// zero) and 'Z' for UTC, formatted straight into the output without a string per value.
+    /// </summary>
+    public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options)
+    {
+        var utc = value.ToUniversalTime();
+        writer.WriteStringValue(new DateTime(utc.Ticks - utc.Ticks % 10, DateTimeKind.Utc));
+    }
 }
