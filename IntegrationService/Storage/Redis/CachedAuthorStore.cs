@@ -5,8 +5,9 @@ using IntegrationService.Http;
 namespace IntegrationService.Storage.Redis;
 
 /// <summary>
-/// Read-through cache over any author store: a miss reads the store and fills the cache; a
-/// write goes to the store first, then deletes the key.
+/// Read-through cache over any author store: a miss reads the store and fills the cache (unless a
+/// write came in between: see <see cref="RedisCache"/>); a write goes to the store first, then
+/// deletes the key.
 /// </summary>
 public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IAuthorStore
 {
@@ -16,11 +17,11 @@ public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IA
     public async Task<Author?> GetAsync(long id, CancellationToken cancellationToken)
     {
         var key = Key(id);
-        var cached = await cache.GetAsync(key);
-        if (cached is not null) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.Author);
+        var read = await cache.ReadAsync(key);
+        if (read.Value is { } cached) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.Author);
 
         var author = await inner.GetAsync(id, cancellationToken);
-        if (author is not null) cache.Set(key, JsonSerializer.SerializeToUtf8Bytes(author, ApiJsonContext.Default.Author));
+        if (author is not null) cache.Fill(key, read.Lease, JsonSerializer.SerializeToUtf8Bytes(author, ApiJsonContext.Default.Author));
         return author;
     }
 

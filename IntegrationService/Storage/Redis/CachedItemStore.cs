@@ -10,11 +10,11 @@ public sealed class CachedItemStore(IItemStore inner, RedisCache cache) : IItemS
     public async Task<IReadOnlyList<Location>> GetLocationsAsync(long itemId, CancellationToken cancellationToken)
     {
         var key = Key(itemId);
-        var cached = await cache.GetAsync(key);
-        if (cached is not null) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.LocationArray) ?? [];
+        var read = await cache.ReadAsync(key);
+        if (read.Value is { } cached) return JsonSerializer.Deserialize(cached, ApiJsonContext.Default.LocationArray) ?? [];
 
         var locations = await inner.GetLocationsAsync(itemId, cancellationToken);
-        cache.Set(key, JsonSerializer.SerializeToUtf8Bytes(locations, ApiJsonContext.Default.IReadOnlyListLocation));
+        cache.Fill(key, read.Lease, JsonSerializer.SerializeToUtf8Bytes(locations, ApiJsonContext.Default.IReadOnlyListLocation));
         return locations;
     }
 

@@ -10,42 +10,86 @@ namespace IntegrationService.Storage.Redis;
 /// that could not be sent is remembered and retried until Redis answers — until then reads of
 /// that key bypass the cache, so a write acknowledged while Redis was away is never hidden by a
 /// stale entry.
+/// <para>
+/// A miss must not cache a value older than a write that completed before the read began. The
+/// plain "read the store, then SET" loses that race: a reader that read the old row before a
+/// concurrent write, and sets the key after the write's invalidation, leaves the old value cached
+/// for the whole TTL. So a fill needs a lease: the read that misses also stores a random lease
+/// token beside the key (one script, one round trip); the invalidation deletes the key and the
+/// lease; the fill sets the key only while its own token is still there. A write between the
+/// read and the fill therefore voids the fill (the next read misses and fills afresh).
+/// </para>
 /// </summary>
 public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptions> options, ILogger<RedisCache> logger) : BackgroundService
 {
     private static readonly TimeSpan RetryInterval = TimeSpan.FromSeconds(1);
-    private readonly TimeSpan _ttl = TimeSpan.FromSeconds(options.Value.CacheTtlSeconds);
+
+    // KEYS[1] the key, KEYS[2] its lease; ARGV[1] a new lease token, ARGV[2] the lease's lifetime (ms).
+    private const string ReadScript = """
+        local value = redis.call('GET', KEYS[1])
+        if value then return value end
+        redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+        return false
+        """;
+
+    // KEYS[1] the key, KEYS[2] its lease; ARGV[1] the reader's token, ARGV[2] the value, ARGV[3] the TTL (ms).
+    private const string FillScript = """
+        if redis.call('GET', KEYS[2]) == ARGV[1] then
+          redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+          redis.call('DEL', KEYS[2])
+        end
+        return 0
+        """;
+
+    /// <summary>
+    /// How long a lease waits for its fill. A fill that comes later is dropped (only a lost
+    /// optimisation): longer than any store call can take within its own timeout.
+    /// </summary>
+    private static readonly RedisValue LeaseMilliseconds = 60_000;
+
+    private readonly RedisValue _ttlMilliseconds = (long)TimeSpan.FromSeconds(options.Value.CacheTtlSeconds).TotalMilliseconds;
     private readonly ConcurrentDictionary<string, byte> _pendingInvalidations = new();
     private RedisConnection Redis => connections.Cache;
 
-    /// <summary>The cached bytes, or null on a miss, a pending invalidation or an unreachable cache.</summary>
-    public async Task<byte[]?> GetAsync(string key)
+    /// <summary>
+    /// The cached bytes, or on a miss a lease to fill the key with (<see cref="CacheRead.Lease"/> is 0,
+    /// and the value null, when there is nothing to read or fill: a pending invalidation or an
+    /// unreachable cache).
+    /// </summary>
+    public async Task<CacheRead> ReadAsync(string key)
     {
-        if (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key)) return null;
+        if (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key)) return default;
+        var lease = NewLease();
         try
         {
-            var value = await Redis.RunAsync(db => db.StringGetAsync(key));
-            return value.IsNull ? null : (byte[]?)value;
+            var result = await Redis.RunAsync(db => db.ScriptEvaluateAsync(ReadScript, [key, LeaseKey(key)], [lease, LeaseMilliseconds]));
+            return result.IsNull ? new CacheRead(null, lease) : new CacheRead((byte[]?)result, 0);
         }
         catch (StorageUnavailableException)
         {
-            return null;
+            return default;
         }
     }
 
-    /// <summary>Fills the cache without waiting for Redis to answer.</summary>
-    public void Set(string key, byte[] value)
+    /// <summary>
+    /// Fills the key after a miss, if no write invalidated it since the read that took
+    /// <paramref name="lease"/>; does not wait for Redis to answer.
+    /// </summary>
+    public void Fill(string key, long lease, byte[] value)
     {
-        if (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key)) return;
-        Redis.Send(db => db.StringSet(key, value, _ttl, When.Always, CommandFlags.FireAndForget));
+        if (lease == 0 || (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key))) return;
+        Redis.Send(db => db.ScriptEvaluate(FillScript, [key, LeaseKey(key)], [lease, value, _ttlMilliseconds], CommandFlags.FireAndForget));
     }
 
-    /// <summary>Deletes the key after a write; if Redis is away the delete is retried later.</summary>
+    /// <summary>
+    /// Deletes the key and any fill lease on it after a write; if Redis is away the delete is
+    /// retried later (and reads bypass the key until then).
+    /// </summary>
     public async Task InvalidateAsync(string key)
     {
         try
         {
-            await Redis.RunAsync(db => db.KeyDeleteAsync(key));
+            await Redis.RunAsync(db => db.KeyDeleteAsync([key, LeaseKey(key)]));
         }
         catch (StorageUnavailableException e)
         {
@@ -53,6 +97,11 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
             logger.LogWarning("Cache invalidation of {Key} deferred: {Reason}", key, e.Message);
         }
     }
+
+    private static string LeaseKey(string key) => key + ":fill-lease";
+
+    // Random, so that service processes sharing the cache never hand out the same token; never 0.
+    private static long NewLease() => Random.Shared.NextInt64(1, long.MaxValue);
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -63,7 +112,7 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
             {
                 try
                 {
-                    await Redis.RunAsync(db => db.KeyDeleteAsync(key));
+                    await Redis.RunAsync(db => db.KeyDeleteAsync([key, LeaseKey(key)]));
                     _pendingInvalidations.TryRemove(key, out _);
                 }
                 catch (StorageUnavailableException)
@@ -86,3 +135,6 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
         }
     }
 }
+
+/// <summary>What <see cref="RedisCache.ReadAsync"/> found: the cached bytes, or a lease to fill the key with after a miss.</summary>
+public readonly record struct CacheRead(byte[]? Value, long Lease);

@@ -1,4 +1,5 @@
 using IntegrationService.Items;
+using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using IntegrationService.Storage.Postgres;
 
@@ -22,9 +23,10 @@ public static class RedisServiceCollectionExtensions
         services.AddSingleton(sp =>
         {
             var cache = sp.GetRequiredService<RedisCache>();
+            var ttl = TimeSpan.FromSeconds(sp.GetRequiredService<IOptions<RedisOptions>>().Value.CacheTtlSeconds);
             return new StorageArchitecture(
                 "postgres-redis-cache",
-                "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches for 1 h; a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
+                $"Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for {ttl.TotalSeconds:0} s unless a write invalidated the key meanwhile; a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
                 $"{PostgresServiceCollectionExtensions.Durability} The cache keeps nothing of its own (no persistence); if it is unreachable, reads fall back to PostgreSQL and invalidations are retried until it returns.",
                 new CachedAuthorStore(sp.GetRequiredService<PostgresAuthorStore>(), cache),
                 new CachedItemStore(sp.GetRequiredService<PostgresItemStore>(), cache),
