@@ -19,7 +19,7 @@ public sealed record RunAnalysis
     public required double ErrorRate { get; init; }
     public required IReadOnlyDictionary<int, long> HttpCodes { get; init; }
     public required IReadOnlyDictionary<int, long> NetCodes { get; init; }
-    /// <summary>Highest rate held for 3 consecutive seconds with p99 ≤ SLO and errors below 0.1 %; 0 if never.</summary>
+    /// <summary>Highest rate held in at least 2 of 3 consecutive seconds with p99 ≤ SLO and errors below 0.1 %; 0 if never.</summary>
     public required double MaxSustainedRps { get; init; }
     public required IReadOnlyList<SecondPoint> Seconds { get; init; }
     /// <summary>The schedule's highest planned rate (0 when unknown, e.g. instances mode).</summary>
