@@ -5,8 +5,8 @@ namespace IntegrationService.Storage.Redis;
 /// <summary>Loads the item links into the persistent Redis, pipelined in batches.</summary>
 public sealed class RedisPersistentItemDataLoader(RedisConnections connections) : IItemDataLoader
 {
-    // Each batch is one call under the per-call deadline (Redis:TimeoutMs): small enough to
-    // finish well inside it even on a slow machine, large enough to keep the pipeline full.
+    // Each command of a batch has the client's timeout (Redis:TimeoutMs): batches small enough
+    // to finish well inside it even on a slow machine, large enough to keep the pipeline full.
     private const int BatchSize = 5_000;
 
     public string Name => "redis-persistent";
