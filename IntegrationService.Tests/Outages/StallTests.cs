@@ -1,0 +1,128 @@
+using System.Diagnostics;
+using System.Net;
+using IntegrationService.Tests.Fixtures;
+
+namespace IntegrationService.Tests.Outages;
+
+/// <summary>
+/// A hung backend (its processes stopped with SIGSTOP: connections stay open, nothing answers)
+/// must not take the service with it. With a hundred requests to the hung backend in flight,
+/// requests to every other architecture are answered while those hundred still wait; the hundred
+/// then answer 503 with Retry-After within their timeout; after SIGCONT the backend serves again
+/// by itself.
+/// </summary>
+[Collection("Outages")]
+public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFixture>
+{
+    // Generous bounds: these are "never hangs" checks, not performance measurements.
+    private static readonly TimeSpan AnswerBound = TimeSpan.FromSeconds(20);
+    private static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(45);
+
+    private static readonly string[] OtherArchitectures =
+    [
+        "/item/1/locations?storage=postgres",
+        "/Author/GetAll?limit=1&storage=postgres-redis-cache",
+        "/item/1/locations?storage=postgres-redis-persistent",
+        "/item/1/locations?storage=tarantool-memtx",
+        "/Author/GetAll?limit=1&storage=tarantool-vinyl",
+    ];
+
+    private HttpClient Client => service.Client;
+
+    public static TheoryData<string, string> Stalls => new()
+    {
+        { "tarantool", "/item/1/locations?storage=tarantool-memtx" },
+        { "redis-persistent", "/item/1/locations?storage=postgres-redis-persistent" },
+        { "postgres", "/item/1/locations?storage=postgres" },
+    };
+
+    [Theory, MemberData(nameof(Stalls))]
+    public async Task AHungBackendAnswers503WhileEveryOtherArchitectureKeepsServing(string server, string url)
+    {
+        Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);
+        var others = OtherArchitectures.Where(other => !Uses(other, server)).ToList();
+        var pids = await PidsAsync(server);
+        await SignalAsync("STOP", pids);
+        try
+        {
+            var hung = Enumerable.Range(0, 100).Select(_ => Client.GetAsync(url)).ToArray();
+            await Task.Delay(200); // the hundred are in flight, waiting on the stopped server
+
+            foreach (var other in others)
+            {
+                Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(other)).StatusCode);
+            }
+            Assert.Contains(hung, request => !request.IsCompleted);
+
+            var answers = await Task.WhenAll(hung).WaitAsync(AnswerBound);
+            Assert.All(answers, answer =>
+            {
+                Assert.Equal(HttpStatusCode.ServiceUnavailable, answer.StatusCode);
+                Assert.Equal("application/problem+json", answer.Content.Headers.ContentType?.MediaType);
+                Assert.NotNull(answer.Headers.RetryAfter);
+            });
+        }
+        finally
+        {
+            await SignalAsync("CONT", pids);
+        }
+        await AssertRecoversAsync(url);
+        foreach (var other in others) Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(other)).StatusCode);
+    }
+
+    private static bool Uses(string url, string server) => server switch
+    {
+        "postgres" => url.Contains("storage=postgres"),
+        "redis-persistent" => url.Contains("storage=postgres-redis-persistent"),
+        _ => url.Contains($"storage={server}"),
+    };
+
+    /// <summary>The server's processes, from the pid file script/services keeps; PostgreSQL with every backend.</summary>
+    private static async Task<List<int>> PidsAsync(string server)
+    {
+        var file = server switch
+        {
+            "postgres" => "postgres/postmaster.pid",
+            "tarantool" => "tarantool/tarantool.pid",
+            _ => $"{server}/redis.pid",
+        };
+        // Read with cat: Tarantool holds a lock on its pid file that .NET's own open would respect.
+        var pid = int.Parse((await RunAsync("cat", Path.Combine(TestServers.DataDirectory, file))).Split('\n')[0].Trim());
+        var pids = new List<int> { pid };
+        if (server == "postgres")
+        {
+            var children = await RunAsync("pgrep", "-P", pid.ToString());
+            pids.AddRange(children.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse));
+        }
+        return pids;
+    }
+
+    private static Task SignalAsync(string signal, List<int> pids) =>
+        RunAsync("kill", [$"-{signal}", .. pids.Select(p => p.ToString())]);
+
+    private static async Task<string> RunAsync(string file, params string[] arguments)
+    {
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var argument in arguments) start.ArgumentList.Add(argument);
+        using var process = Process.Start(start)!;
+        var output = await process.StandardOutput.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        if (process.ExitCode != 0 && file != "pgrep") Assert.Fail($"{file} {string.Join(' ', arguments)} exited {process.ExitCode}: {await process.StandardError.ReadToEndAsync()}");
+        return output;
+    }
+
+    private async Task AssertRecoversAsync(string url)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        HttpStatusCode status;
+        do
+        {
+            status = (await Client.GetAsync(url)).StatusCode;
+            if (status == HttpStatusCode.OK) return;
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, status);
+            await Task.Delay(250);
+        }
+        while (stopwatch.Elapsed < RecoveryBound);
+        Assert.Fail($"{url} still answers {(int)status} {RecoveryBound.TotalSeconds} s after SIGCONT");
+    }
+}
