@@ -12,10 +12,6 @@ namespace IntegrationService.Tests.Outages;
 [Collection("Outages")]
 public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceFixture>
 {
-    // Generous bounds: these are "never hangs" checks, not performance measurements.
-    private static readonly TimeSpan AnswerBound = TimeSpan.FromSeconds(10);
-    private static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(45);
-
     private HttpClient Client => service.Client;
 
     [Theory]
@@ -32,7 +28,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
         {
             var stopwatch = Stopwatch.StartNew();
             var response = await Client.GetAsync(url);
-            Assert.True(stopwatch.Elapsed < AnswerBound, $"answered after {stopwatch.Elapsed}");
+            Assert.True(stopwatch.Elapsed < Recovery.AnswerBound, $"answered after {stopwatch.Elapsed}");
             Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
             Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
             Assert.NotNull(response.Headers.RetryAfter);
@@ -45,7 +41,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
         {
             await RepositoryRoot.ServicesAsync("up", server);
         }
-        await AssertRecoversAsync(url);
+        await Recovery.AssertRecoversAsync(Client, url);
     }
 
     /// <summary>
@@ -75,20 +71,5 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
         var after = await Client.GetStringAsync(url);
         Assert.Contains("\"ID\":3", after);
         Assert.DoesNotContain("\"ID\":2", after);
-    }
-
-    private async Task AssertRecoversAsync(string url)
-    {
-        var stopwatch = Stopwatch.StartNew();
-        HttpStatusCode status;
-        do
-        {
-            status = (await Client.GetAsync(url)).StatusCode;
-            if (status == HttpStatusCode.OK) return;
-            Assert.Equal(HttpStatusCode.ServiceUnavailable, status);
-            await Task.Delay(250);
-        }
-        while (stopwatch.Elapsed < RecoveryBound);
-        Assert.Fail($"{url} still answers {(int)status} {RecoveryBound.TotalSeconds} s after the server came back");
     }
 }

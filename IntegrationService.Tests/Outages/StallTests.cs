@@ -14,10 +14,6 @@ namespace IntegrationService.Tests.Outages;
 [Collection("Outages")]
 public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFixture>
 {
-    // Generous bounds: these are "never hangs" checks, not performance measurements.
-    private static readonly TimeSpan AnswerBound = TimeSpan.FromSeconds(20);
-    private static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(45);
-
     private static readonly string[] OtherArchitectures =
     [
         "/item/1/locations?storage=postgres",
@@ -54,7 +50,7 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
             }
             Assert.Contains(hung, request => !request.IsCompleted);
 
-            var answers = await Task.WhenAll(hung).WaitAsync(AnswerBound);
+            var answers = await Task.WhenAll(hung).WaitAsync(Recovery.AnswerBound);
             Assert.All(answers, answer =>
             {
                 Assert.Equal(HttpStatusCode.ServiceUnavailable, answer.StatusCode);
@@ -66,7 +62,7 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
         {
             await SignalAsync("CONT", pids);
         }
-        await AssertRecoversAsync(url);
+        await Recovery.AssertRecoversAsync(Client, url);
         foreach (var other in others) Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(other)).StatusCode);
     }
 
@@ -109,20 +105,5 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
         await process.WaitForExitAsync();
         if (process.ExitCode != 0 && file != "pgrep") Assert.Fail($"{file} {string.Join(' ', arguments)} exited {process.ExitCode}: {await process.StandardError.ReadToEndAsync()}");
         return output;
-    }
-
-    private async Task AssertRecoversAsync(string url)
-    {
-        var stopwatch = Stopwatch.StartNew();
-        HttpStatusCode status;
-        do
-        {
-            status = (await Client.GetAsync(url)).StatusCode;
-            if (status == HttpStatusCode.OK) return;
-            Assert.Equal(HttpStatusCode.ServiceUnavailable, status);
-            await Task.Delay(250);
-        }
-        while (stopwatch.Elapsed < RecoveryBound);
-        Assert.Fail($"{url} still answers {(int)status} {RecoveryBound.TotalSeconds} s after SIGCONT");
     }
 }
