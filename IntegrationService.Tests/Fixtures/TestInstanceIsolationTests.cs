@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
@@ -58,11 +57,11 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         }
 
         var redis = Options<RedisOptions>();
-        Assert.Equal(Path.Combine(data, "redis-cache"), (await RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Cache).ToString(), "config", "get", "dir")).Split('\n')[1]);
-        Assert.Equal(Path.Combine(data, "redis-persistent"), (await RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Persistent).ToString(), "config", "get", "dir")).Split('\n')[1]);
+        Assert.Equal(Path.Combine(data, "redis-cache"), (await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Cache).ToString(), "config", "get", "dir")).Split('\n')[1]);
+        Assert.Equal(Path.Combine(data, "redis-persistent"), (await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Persistent).ToString(), "config", "get", "dir")).Split('\n')[1]);
 
         var tarantool = Options<TarantoolOptions>();
-        var workDir = await RunAsync("tarantool", "-e",
+        var workDir = await Processes.RunAsync("tarantool", "-e",
             $"local c = require('net.box').connect('127.0.0.1:{tarantool.Port}', {{ user = '{tarantool.User}', password = '{tarantool.Password}', connect_timeout = 5 }}) " +
             "print(c:eval('return box.cfg.work_dir', nil, { timeout = 5 })) os.exit(0)");
         Assert.Equal(Path.Combine(data, "tarantool"), workDir);
@@ -77,21 +76,4 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     }
 
     private static int EndpointPort(string endpoint) => int.Parse(endpoint.Split(',')[0].Split(':')[^1]);
-
-    private static async Task<string> RunAsync(string file, params string[] arguments)
-    {
-        using var process = Process.Start(new ProcessStartInfo(file, arguments)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = true,
-        })!;
-        process.StandardInput.Close();
-        var stderr = process.StandardError.ReadToEndAsync();
-        var output = await process.StandardOutput.ReadToEndAsync();
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-        await process.WaitForExitAsync(timeout.Token);
-        Assert.True(process.ExitCode == 0, $"{file} failed ({process.ExitCode}): {await stderr}");
-        return output.Trim();
-    }
 }

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using IntegrationService.Tests.Fixtures;
 
@@ -83,27 +82,16 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
             _ => $"{server}/redis.pid",
         };
         // Read with cat: Tarantool holds a lock on its pid file that .NET's own open would respect.
-        var pid = int.Parse((await RunAsync("cat", Path.Combine(TestServers.DataDirectory, file))).Split('\n')[0].Trim());
+        var pid = int.Parse((await Processes.RunAsync("cat", Path.Combine(TestServers.DataDirectory, file))).Split('\n')[0].Trim());
         var pids = new List<int> { pid };
         if (server == "postgres")
         {
-            var children = await RunAsync("pgrep", "-P", pid.ToString());
+            var children = await Processes.RunAsync("pgrep", "-P", pid.ToString());
             pids.AddRange(children.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse));
         }
         return pids;
     }
 
-    private static Task SignalAsync(string signal, List<int> pids) =>
-        RunAsync("kill", [$"-{signal}", .. pids.Select(p => p.ToString())]);
-
-    private static async Task<string> RunAsync(string file, params string[] arguments)
-    {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var argument in arguments) start.ArgumentList.Add(argument);
-        using var process = Process.Start(start)!;
-        var output = await process.StandardOutput.ReadToEndAsync();
-        await process.WaitForExitAsync();
-        if (process.ExitCode != 0 && file != "pgrep") Assert.Fail($"{file} {string.Join(' ', arguments)} exited {process.ExitCode}: {await process.StandardError.ReadToEndAsync()}");
-        return output;
-    }
+    private static Task<string> SignalAsync(string signal, List<int> pids) =>
+        Processes.RunAsync("kill", [$"-{signal}", .. pids.Select(p => p.ToString())]);
 }

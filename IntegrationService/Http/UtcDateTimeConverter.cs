@@ -17,21 +17,20 @@ public sealed class UtcDateTimeConverter : JsonConverter<DateTime>
         {
             throw new JsonException("The value is not an ISO 8601 date-time.");
         }
-        var utc = value.Kind switch
-        {
-            DateTimeKind.Local => value.ToUniversalTime(),
-            _ => DateTime.SpecifyKind(value, DateTimeKind.Utc),
-        };
-        return new DateTime(utc.Ticks - utc.Ticks % 10, DateTimeKind.Utc);
+        return ToUtcMicroseconds(value);
     }
 
     /// <summary>
     /// The writer's own ISO 8601 form: fractional seconds with trailing zeros trimmed (none when
     /// zero) and 'Z' for UTC, formatted straight into the output without a string per value.
     /// </summary>
-    public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options)
+    public override void Write(Utf8JsonWriter writer, DateTime value, JsonSerializerOptions options) =>
+        writer.WriteStringValue(ToUtcMicroseconds(value));
+
+    /// <summary>UTC (Unspecified counts as UTC, as the API defines), truncated to whole microseconds.</summary>
+    private static DateTime ToUtcMicroseconds(DateTime value)
     {
-        var utc = value.ToUniversalTime();
-        writer.WriteStringValue(new DateTime(utc.Ticks - utc.Ticks % 10, DateTimeKind.Utc));
+        var utc = value.Kind == DateTimeKind.Local ? value.ToUniversalTime() : value;
+        return new DateTime(utc.Ticks - utc.Ticks % 10, DateTimeKind.Utc);
     }
 }
