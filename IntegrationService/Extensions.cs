@@ -6,6 +6,7 @@ using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IntegrationService;
@@ -27,6 +28,21 @@ public static class Extensions
     /// <summary>JSON, ProblemDetails, health checks, Swagger.</summary>
     public static IHostApplicationBuilder AddApi(this IHostApplicationBuilder builder)
     {
+        // Kestrel's limits: body size → 413, header size and count → 431, request line → 414, and the
+        // time a client gets to send its headers (a slow client is cut off). A body sent slower than
+        // 240 bytes/s after a 5 s grace is cut off too (Kestrel's default, kept). The largest valid
+        // body (an author of 256-character strings, an item of 1000 location ids) is under 16 KiB.
+        // Each can be overridden in configuration: Kestrel:Limits:MaxRequestBodySize and so on.
+        builder.Services.Configure<KestrelServerOptions>(options =>
+        {
+            options.AddServerHeader = false;
+            options.Limits.MaxRequestBodySize = 64 * 1024;
+            options.Limits.MaxRequestHeadersTotalSize = 16 * 1024;
+            options.Limits.MaxRequestHeaderCount = 64;
+            options.Limits.MaxRequestLineSize = 8 * 1024;
+            options.Limits.RequestHeadersTimeout = TimeSpan.FromSeconds(10);
+        });
+        builder.Services.Configure<KestrelServerOptions>(builder.Configuration.GetSection("Kestrel"));
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         builder.Services.ConfigureHttpJsonOptions(options =>
@@ -57,6 +73,7 @@ public static class Extensions
             swagger.UseSwagger();
             swagger.UseSwaggerUI();
         });
+        app.UseMiddleware<BackendConcurrencyLimit>();
         AuthorEndpoints.Map(app);
         ItemEndpoints.Map(app);
         var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };

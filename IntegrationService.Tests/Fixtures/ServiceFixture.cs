@@ -12,7 +12,7 @@ namespace IntegrationService.Tests.Fixtures;
 /// (<see cref="TestServers"/>: script/test starts them under .data/test on their own ports), never
 /// to the user's servers on the default ports.
 /// </summary>
-public sealed class ServiceFixture : IAsyncLifetime
+public class ServiceFixture : IAsyncLifetime
 {
     private WebApplication? _app;
 
@@ -23,9 +23,12 @@ public sealed class ServiceFixture : IAsyncLifetime
 
     public static JsonSerializerOptions Json { get; } = new(JsonSerializerDefaults.Web);
 
+    /// <summary>Configuration a derived fixture adds (<c>--Section:Key=value</c>).</summary>
+    protected virtual IEnumerable<string> ExtraArguments => [];
+
     public async Task InitializeAsync()
     {
-        _app = ServiceHost.Build(["--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", .. TestServers.ServiceArguments()]);
+        _app = ServiceHost.Build(["--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", .. TestServers.ServiceArguments(), .. ExtraArguments]);
         await _app.StartAsync();
         var address = _app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
         Client = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(30) };

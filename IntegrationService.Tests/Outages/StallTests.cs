@@ -36,8 +36,8 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);
         var others = OtherArchitectures.Where(other => !Uses(other, server)).ToList();
-        var pids = await PidsAsync(server);
-        await SignalAsync("STOP", pids);
+        var pids = await ServerProcesses.PidsAsync(server);
+        await ServerProcesses.SignalAsync("STOP", pids);
         try
         {
             var hung = Enumerable.Range(0, 100).Select(_ => Client.GetAsync(url)).ToArray();
@@ -59,7 +59,7 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
         }
         finally
         {
-            await SignalAsync("CONT", pids);
+            await ServerProcesses.SignalAsync("CONT", pids);
         }
         await Recovery.AssertRecoversAsync(Client, url);
         foreach (var other in others) Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(other)).StatusCode);
@@ -71,27 +71,4 @@ public sealed class StallTests(ServiceFixture service) : IClassFixture<ServiceFi
         "redis-persistent" => url.Contains("storage=postgres-redis-persistent"),
         _ => url.Contains($"storage={server}"),
     };
-
-    /// <summary>The server's processes, from the pid file script/services keeps; PostgreSQL with every backend.</summary>
-    private static async Task<List<int>> PidsAsync(string server)
-    {
-        var file = server switch
-        {
-            "postgres" => "postgres/postmaster.pid",
-            "tarantool" => "tarantool/tarantool.pid",
-            _ => $"{server}/redis.pid",
-        };
-        // Read with cat: Tarantool holds a lock on its pid file that .NET's own open would respect.
-        var pid = int.Parse((await Processes.RunAsync("cat", Path.Combine(TestServers.DataDirectory, file))).Split('\n')[0].Trim());
-        var pids = new List<int> { pid };
-        if (server == "postgres")
-        {
-            var children = await Processes.RunAsync("pgrep", "-P", pid.ToString());
-            pids.AddRange(children.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse));
-        }
-        return pids;
-    }
-
-    private static Task<string> SignalAsync(string signal, List<int> pids) =>
-        Processes.RunAsync("kill", [$"-{signal}", .. pids.Select(p => p.ToString())]);
 }

@@ -1,0 +1,153 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using IntegrationService.Tests.Fixtures;
+
+namespace IntegrationService.Tests.Http;
+
+/// <summary>
+/// The service's Kestrel limits: an oversized body is a 413 ProblemDetails and writes nothing,
+/// oversized headers 431, an oversized request line 414, and a client that dribbles its request
+/// byte by byte is cut off while everyone else is served. The fixture shortens the header timeout
+/// to 2 s so the test does not wait the production 10 s.
+/// </summary>
+public sealed class KestrelLimitTests(KestrelLimitTests.ShortTimeoutService service) : IClassFixture<KestrelLimitTests.ShortTimeoutService>
+{
+    public sealed class ShortTimeoutService : ServiceFixture
+    {
+        protected override IEnumerable<string> ExtraArguments => ["--Kestrel:Limits:RequestHeadersTimeout=00:00:02"];
+    }
+
+    private static readonly TimeSpan CutOffBound = TimeSpan.FromSeconds(30);
+
+    private HttpClient Client => service.Client;
+
+    [Theory]
+    [InlineData("postgres", false)]
+    [InlineData("tarantool-memtx", true)]
+    public async Task ABodyOverTheLimitIs413AndWritesNothing(string storage, bool chunked)
+    {
+        var before = await LastAuthorIdAsync(storage);
+        var body = Encoding.UTF8.GetBytes($$"""{"name":"{{new string('a', 70_000)}}","familyName":"b","age":1,"booksCount":1}""");
+        var content = new ByteArrayContent(body);
+        content.Headers.ContentType = new("application/json");
+        if (chunked) content.Headers.ContentLength = null;
+        using var request = new HttpRequestMessage(HttpMethod.Post, $"/Author/Save?storage={storage}") { Content = content };
+        if (chunked) request.Headers.TransferEncodingChunked = true;
+
+        var response = await Client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        using var problem = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        Assert.Contains("65536", problem.RootElement.GetProperty("detail").GetString());
+        Assert.Equal(before, await LastAuthorIdAsync(storage));
+    }
+
+    [Fact]
+    public async Task HeadersOverTheLimitAre431()
+    {
+        using var big = new HttpRequestMessage(HttpMethod.Get, "/health/live");
+        big.Headers.Add("X-Big", new string('a', 20_000));
+        Assert.Equal(HttpStatusCode.RequestHeaderFieldsTooLarge, (await Client.SendAsync(big)).StatusCode);
+
+        using var many = new HttpRequestMessage(HttpMethod.Get, "/health/live");
+        for (var i = 0; i < 70; i++) many.Headers.Add($"X-Header-{i}", "1");
+        Assert.Equal(HttpStatusCode.RequestHeaderFieldsTooLarge, (await Client.SendAsync(many)).StatusCode);
+
+        using var fine = new HttpRequestMessage(HttpMethod.Get, "/health/live");
+        for (var i = 0; i < 40; i++) fine.Headers.Add($"X-Header-{i}", new string('b', 100));
+        Assert.Equal(HttpStatusCode.OK, (await Client.SendAsync(fine)).StatusCode);
+    }
+
+    [Fact]
+    public async Task ARequestLineOverTheLimitIs414()
+    {
+        var response = await Client.GetAsync($"/Author/Get?id=1&pad={new string('a', 9_000)}");
+        Assert.Equal(HttpStatusCode.RequestUriTooLong, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task AClientDribblingItsHeadersIsCutOffWhileOthersAreServed()
+    {
+        using var socket = await ConnectAsync();
+        var dribble = DribbleAsync(socket, Encoding.ASCII.GetBytes("GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: " + new string('a', 10_000)));
+
+        Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync("/Author/GetAll?limit=1&storage=postgres")).StatusCode);
+        Assert.True(await dribble.WaitAsync(CutOffBound), "the server never closed the dribbling connection");
+    }
+
+    [Fact]
+    public async Task AClientDribblingItsBodyIsCutOffWhileOthersAreServed()
+    {
+        using var socket = await ConnectAsync();
+        var head = "POST /Author/Save?storage=postgres HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n";
+        await socket.SendAsync(Encoding.ASCII.GetBytes(head));
+        var before = await LastAuthorIdAsync("postgres");
+        var dribble = DribbleAsync(socket, Encoding.ASCII.GetBytes("{\"name\":\"" + new string('a', 4_990)));
+
+        Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync("/Author/GetAll?limit=1&storage=postgres")).StatusCode);
+        Assert.True(await dribble.WaitAsync(CutOffBound), "the server never closed the dribbling connection");
+        Assert.Equal(before, await LastAuthorIdAsync("postgres"));
+    }
+
+    private async Task<Socket> ConnectAsync()
+    {
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        await socket.ConnectAsync(Client.BaseAddress!.Host, Client.BaseAddress.Port);
+        return socket;
+    }
+
+    /// <summary>
+    /// Sends <paramref name="bytes"/> one every 100 ms; true once the server has closed the
+    /// connection (a read returns end of stream, possibly after its 408, or a send fails), false if
+    /// everything was sent without the server cutting it off.
+    /// </summary>
+    private static async Task<bool> DribbleAsync(Socket socket, byte[] bytes)
+    {
+        var closed = WaitForCloseAsync(socket);
+        var stopwatch = Stopwatch.StartNew();
+        foreach (var b in bytes)
+        {
+            if (closed.IsCompleted) return true;
+            try
+            {
+                await socket.SendAsync(new[] { b });
+            }
+            catch (SocketException)
+            {
+                return true;
+            }
+            await Task.Delay(100);
+            if (stopwatch.Elapsed > CutOffBound) break;
+        }
+        return closed.IsCompleted;
+    }
+
+    private static async Task WaitForCloseAsync(Socket socket)
+    {
+        var buffer = new byte[4096];
+        try
+        {
+            while (await socket.ReceiveAsync(buffer) > 0) { }
+        }
+        catch (SocketException)
+        {
+        }
+    }
+
+    /// <summary>The highest author id of a storage (the last page of GetAll is not needed: a new save gets the highest id).</summary>
+    private async Task<long> LastAuthorIdAsync(string storage)
+    {
+        long last = 0;
+        for (var offset = 0; ; offset += 1000)
+        {
+            using var page = JsonDocument.Parse(await Client.GetStringAsync($"/Author/GetAll?offset={offset}&limit=1000&storage={storage}"));
+            var authors = page.RootElement.EnumerateArray().ToList();
+            if (authors.Count > 0) last = Math.Max(last, authors.Max(a => a.GetProperty("id").GetInt64()));
+            if (authors.Count < 1000) return last;
+        }
+    }
+}
