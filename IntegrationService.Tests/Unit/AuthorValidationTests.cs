@@ -44,4 +44,22 @@ public sealed class AuthorValidationTests
     public void EveryBrokenFieldIsReported() =>
         Assert.Equal(["age", "familyName", "middleName", "name"],
             Errors(Valid with { Name = "", FamilyName = null!, MiddleName = new string('x', 257), Age = -5 }));
+
+    // Built in code: a lone surrogate in [InlineData] would be turned into U+FFFD by test discovery.
+    [Fact]
+    public void NulAndUnpairedSurrogatesAreInvalid()
+    {
+        string[] texts = ["a\u0000b", new string((char)0xD800, 1), "x" + (char)0xDC00 + "y", new string((char)0xD800, 2), "😀"[..1]];
+        foreach (var text in texts)
+        {
+            Assert.Equal(["birthCity"], Errors(Valid with { BirthCity = text }));
+            Assert.Equal(["name"], Errors(Valid with { Name = text }));
+        }
+    }
+
+    [Theory]
+    [InlineData("😀")]
+    [InlineData("ä\u0001\t")]
+    [InlineData("\ud83d\ude00x")]
+    public void OtherUnicodeIsValid(string text) => Assert.Empty(Errors(Valid with { Name = text }));
 }

@@ -33,6 +33,28 @@ public static class AuthorValidator
         {
             Add(ref errors, field, $"The field {field} must be at most {AuthorLimits.MaxStringLength} characters long.");
         }
+        else if (value is not null && !IsStorableText(value))
+        {
+            Add(ref errors, field, $"The field {field} must be Unicode text without U+0000 and without unpaired surrogates (\\ud800 alone).");
+        }
+    }
+
+    /// <summary>
+    /// PostgreSQL's text cannot hold U+0000 and no store can encode a lone UTF-16 surrogate as
+    /// UTF-8; JSON escapes (<c>\u0000</c>, <c>\ud800</c>) can carry both. Refused on every
+    /// architecture alike, rather than stored by some and failing in others.
+    /// </summary>
+    private static bool IsStorableText(string value) =>
+        !value.Contains('\0') && (value.AsSpan().IndexOfAnyInRange('\uD800', '\uDFFF') < 0 || !HasLoneSurrogate(value));
+
+    private static bool HasLoneSurrogate(string value)
+    {
+        for (var i = 0; i < value.Length; i++)
+        {
+            if (char.IsHighSurrogate(value[i]) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1])) { i++; continue; }
+            if (char.IsSurrogate(value[i])) return true;
+        }
+        return false;
     }
 
     private static void Byte(ref Dictionary<string, string[]>? errors, string field, int value)

@@ -59,6 +59,7 @@ internal sealed class BackendConcurrencyLimit
     {
         if (context.GetEndpoint()?.Metadata.GetMetadata<UsesStorageBackends>() is null) return _next(context);
         var storage = context.Request.Query["storage"];
+        if (storage.Count > 1) return TwiceAsync(context);
         // An unknown name passes: the endpoint answers it with 400 without touching a backend.
         var gates = storage.Count == 0 || string.IsNullOrEmpty(storage[0]) ? _default : _byArchitecture.GetValueOrDefault(storage[0]!);
         if (gates is null || gates.Length == 0) return _next(context);
@@ -93,6 +94,23 @@ internal sealed class BackendConcurrencyLimit
         {
             foreach (var lease in leases) lease.Dispose();
         }
+    }
+
+    // Which one would be meant is a guess (the framework's binding joins them with a comma, or
+    // drops an empty first one): refuse it, on every architecture alike.
+    private Task TwiceAsync(HttpContext context)
+    {
+        const string message = "The storage parameter may be given at most once.";
+        context.Response.StatusCode = StatusCodes.Status400BadRequest;
+        return _problems.WriteAsync(new ProblemDetailsContext
+        {
+            HttpContext = context,
+            ProblemDetails = new ValidationProblemDetails(new Dictionary<string, string[]> { ["storage"] = [message] })
+            {
+                Status = StatusCodes.Status400BadRequest,
+                Detail = message,
+            },
+        }).AsTask();
     }
 
     private async Task ShedAsync(HttpContext context, string backend, RateLimitLease refused)
