@@ -3,7 +3,8 @@ using System.Text;
 namespace Tank.Report;
 
 /// <summary>
-/// Latency quantiles over time (left axis, ms) with the planned and answered rate (right axis, rps):
+/// Latency quantiles over time (left axis, ms) with the planned and answered rate and the errors per
+/// second (right axis, rps):
 /// Tank's "quantiles over time with the planned-rps line", one per run.
 /// </summary>
 public static class TimelineChart
@@ -42,6 +43,8 @@ public static class TimelineChart
 
         Series(svg, points.Select(p => (X(p.Second), YRps(p.PlannedRps))), "#999999", 2, "4 3");
         Series(svg, points.Select(p => (X(p.Second), YRps(p.Responses))), "#bbbbbb", 1.5, "");
+        // Answers that were errors (HTTP ≥ 400 or no answer): overload shedding shows as this line rising.
+        if (points.Any(p => p.Errors > 0)) Series(svg, points.Select(p => (X(p.Second), YRps(p.Errors))), "#8c1d1d", 1.5, "2 2");
         Series(svg, points.Select(p => (X(p.Second), YMs(p.P50Ms))), Svg.Palette[0], 1.5, "");
         Series(svg, points.Select(p => (X(p.Second), YMs(p.P90Ms))), Svg.Palette[2], 1.5, "");
         Series(svg, points.Select(p => (X(p.Second), YMs(p.P99Ms))), Svg.Palette[3], 1.5, "");
@@ -50,10 +53,11 @@ public static class TimelineChart
         {
             ("p50", Svg.Palette[0], ""), ("p90", Svg.Palette[2], ""), ("p99", Svg.Palette[3], ""),
             ($"SLO {Svg.N(sloMs)} ms", "#d62728", "6 4"), ("planned rps", "#999999", "4 3"), ("answered rps", "#bbbbbb", ""),
+            ("errors/s", "#8c1d1d", "2 2"),
         };
         for (var i = 0; i < legend.Length; i++)
         {
-            var x = Left + i * 130;
+            var x = Left + i * 112;
             Svg.Line(svg, x, Height - 14, x + 24, Height - 14, legend[i].Color, 2, legend[i].Dash);
             Svg.Text(svg, x + 30, Height - 10, legend[i].Name, "start", 11);
         }
