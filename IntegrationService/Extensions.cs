@@ -2,6 +2,7 @@ using IntegrationService.Authors;
 using IntegrationService.Http;
 using IntegrationService.Items;
 using IntegrationService.Storage;
+using IntegrationService.Storage.Limits;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
@@ -21,6 +22,7 @@ public static class Extensions
         builder.Services.AddPostgresStorage();
         builder.Services.AddRedisStorage();
         builder.Services.AddTarantoolStorage();
+        builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;
     }
@@ -73,7 +75,7 @@ public static class Extensions
             swagger.UseSwagger();
             swagger.UseSwaggerUI();
         });
-        app.UseMiddleware<BackendConcurrencyLimit>();
+        app.UseMiddleware<SingleStorageParameter>();
         AuthorEndpoints.Map(app);
         ItemEndpoints.Map(app);
         var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };

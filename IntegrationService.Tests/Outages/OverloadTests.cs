@@ -1,11 +1,12 @@
 using System.Net;
 using System.Text.Json;
+using IntegrationService.Storage.Limits;
 using IntegrationService.Tests.Fixtures;
 
 namespace IntegrationService.Tests.Outages;
 
 /// <summary>
-/// Overload shedding: a backend with as many requests in flight as its limit allows refuses the
+/// Overload shedding, end to end: a backend with as many requests in flight as its limit allows refuses the
 /// next ones at once with 503, Retry-After and a ProblemDetails naming the backend, instead of
 /// queueing them; architectures on other backends keep serving; once the backend drains, every
 /// permit is back. The backend is held full deterministically by stopping it (SIGSTOP) under
@@ -18,7 +19,10 @@ public sealed class OverloadTests(OverloadTests.LimitedService service) : IClass
 
     public sealed class LimitedService : ServiceFixture
     {
-        protected override IEnumerable<string> ExtraArguments => [$"--Storage:MaxConcurrentRequestsPerBackend={Limit}"];
+        // A long Tarantool timeout: the admitted requests must still hold their permits while the
+        // refused ones are checked, however slow the machine.
+        protected override IEnumerable<string> ExtraArguments =>
+            [$"--Storage:MaxConcurrentRequestsPerBackend={Limit}", "--Tarantool:RequestTimeoutMs=60000"];
     }
 
     private HttpClient Client => service.Client;
@@ -34,7 +38,14 @@ public sealed class OverloadTests(OverloadTests.LimitedService service) : IClass
         try
         {
             admitted = Enumerable.Range(0, Limit).Select(_ => Client.GetAsync(memtx)).ToArray();
-            await Task.Delay(300); // all eight wait on the stopped server, holding the backend's permits
+            // All eight wait on the stopped server, holding the backend's permits.
+            var limiter = service.Services.GetRequiredService<BackendLimiter>();
+            var waited = System.Diagnostics.Stopwatch.StartNew();
+            while (limiter.AvailablePermits("tarantool") > 0)
+            {
+                Assert.True(waited.Elapsed < Recovery.AnswerBound, "the admitted requests never reached the store");
+                await Task.Delay(20);
+            }
 
             // Both Tarantool architectures share the server and so its limit; reads and writes alike.
             var shed = Enumerable.Range(0, 20).Select(i => i % 2 == 0

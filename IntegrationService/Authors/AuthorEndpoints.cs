@@ -13,7 +13,7 @@ public sealed class AuthorEndpoints(StorageRegistry storages)
     public static void Map(IEndpointRouteBuilder app)
     {
         var endpoints = new AuthorEndpoints(app.ServiceProvider.GetRequiredService<StorageRegistry>());
-        var group = app.MapGroup("/Author").WithTags("Author").WithMetadata(UsesStorageBackends.Instance);
+        var group = app.MapGroup("/Author").WithTags("Author").WithMetadata(ReadsStorageParameter.Instance);
         group.MapPost("/Save", endpoints.SaveAsync).WithName("Save")
             .WithSummary("Creates an author; any id in the body is ignored.")
             .Accepts<Author>("application/json").Produces<Author>(StatusCodes.Status201Created).ProducesValidationProblem();

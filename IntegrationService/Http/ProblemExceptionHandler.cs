@@ -1,5 +1,6 @@
 using IntegrationService.Items;
 using IntegrationService.Storage;
+using IntegrationService.Storage.Limits;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
@@ -8,7 +9,7 @@ namespace IntegrationService.Http;
 
 /// <summary>
 /// Maps the exceptions the stores and binding throw to ProblemDetails: unknown storage or
-/// location ids are 400, an unreachable backend is 503 with Retry-After. Anything else stays a
+/// location ids are 400, an unreachable or overloaded backend is 503 with Retry-After. Anything else stays a
 /// 500, which is always a bug.
 /// </summary>
 internal sealed class ProblemExceptionHandler(
@@ -31,6 +32,7 @@ internal sealed class ProblemExceptionHandler(
             UnknownLocationsException e => Invalid("LocationIds", e.Message),
             BadHttpRequestException e => new ProblemDetails { Status = e.StatusCode, Title = "Bad Request", Detail = e.Message },
             StorageUnavailableException e => Unavailable(context, e),
+            BackendOverloadedException e => Overloaded(context, e),
             _ => null,
         };
         if (problem is null) return false;
@@ -50,6 +52,18 @@ internal sealed class ProblemExceptionHandler(
             Status = StatusCodes.Status400BadRequest,
             Detail = message,
         };
+
+    // Not logged one by one: under overload there are thousands a second.
+    private ProblemDetails Overloaded(HttpContext context, BackendOverloadedException exception)
+    {
+        context.Response.Headers.RetryAfter = options.Value.RetryAfterSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return new ProblemDetails
+        {
+            Status = StatusCodes.Status503ServiceUnavailable,
+            Title = "Backend overloaded",
+            Detail = exception.Message,
+        };
+    }
 
     private ProblemDetails Unavailable(HttpContext context, StorageUnavailableException exception)
     {

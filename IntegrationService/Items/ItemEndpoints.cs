@@ -12,7 +12,7 @@ public sealed class ItemEndpoints(StorageRegistry storages)
     public static void Map(IEndpointRouteBuilder app)
     {
         var endpoints = new ItemEndpoints(app.ServiceProvider.GetRequiredService<StorageRegistry>());
-        var group = app.MapGroup("/item/{id}/locations").WithTags("Item").WithMetadata(UsesStorageBackends.Instance);
+        var group = app.MapGroup("/item/{id}/locations").WithTags("Item").WithMetadata(ReadsStorageParameter.Instance);
         group.MapGet("", endpoints.GetAsync).WithName("GetLocations")
             .WithSummary("The item's locations ordered by id; [] when it has none.")
             .Produces<IReadOnlyList<Location>>().ProducesValidationProblem();

@@ -15,7 +15,7 @@ public sealed class StorageOptions
 
     /// <summary>
     /// Requests allowed in flight per backend server; more are shed at once with 503 and Retry-After
-    /// (overload shedding, see Http/BackendConcurrencyLimit.cs). Above the benchmarks' 64 connections.
+    /// (overload shedding, see Storage/Limits/BackendLimiter.cs). Above the benchmarks' 64 connections.
     /// </summary>
     [Range(1, 100_000)]
     public int MaxConcurrentRequestsPerBackend { get; set; } = 128;
