@@ -259,8 +259,10 @@ public sealed class HostileInputTests(ServiceFixture service) : IClassFixture<Se
     /// True for text the service would take as an id. Writes name only the test's own rows or
     /// something that is not an id: the fuzzing must not touch the rows other tests own.
     /// </summary>
+    /// A JSON string counts too: the service's JSON reads numbers from strings (<c>"id":"12"</c>).
     private static bool IsId(string text) =>
-        long.TryParse(Uri.UnescapeDataString(text), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var v) && v > 0;
+        long.TryParse(Uri.UnescapeDataString(text).Trim('"'), System.Globalization.NumberStyles.AllowLeadingWhite | System.Globalization.NumberStyles.AllowTrailingWhite | System.Globalization.NumberStyles.AllowLeadingSign,
+            System.Globalization.CultureInfo.InvariantCulture, out var v) && v > 0;
 
     private static Gen<FuzzRequest> Requests(Dictionary<string, long> authors, long itemId)
     {

@@ -22,6 +22,23 @@ public sealed class ItemLocationsTests
         }
     }
 
+    [Theory]
+    [InlineData(1, 0)]
+    [InlineData(4, 3)]
+    [InlineData(9, 0)]
+    [InlineData(10, 7)]
+    [InlineData(400, 399)]
+    public void EveryNumberOfBlocksGivesBlocksTimesFiveDifferentSets(long blocks, long salt)
+    {
+        var sets = new HashSet<string>(StringComparer.Ordinal);
+        for (long seq = 0; seq < blocks * ItemLocations.BlockSize; seq++)
+        {
+            var ids = ItemLocations.For(seq, salt, blocks);
+            Assert.All(ids, id => Assert.InRange(id, 1, blocks * ItemLocations.BlockSize));
+            Assert.True(sets.Add(ItemLocations.Canonical(ids)), $"write {seq} repeats an earlier set ({blocks} blocks)");
+        }
+    }
+
     [Fact]
     public void RunsWithDifferentSaltsSendDifferentSetsForTheSameWrite() =>
         Assert.NotEqual(ItemLocations.Canonical(ItemLocations.For(5, 0)), ItemLocations.Canonical(ItemLocations.For(5, 1)));

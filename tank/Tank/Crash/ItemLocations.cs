@@ -3,8 +3,9 @@ namespace Tank.Crash;
 /// <summary>
 /// The location set of item write number <c>seq</c>: 1 to 5 consecutive ids of one of the disjoint
 /// blocks of five in 1..locations (20 000 blocks in the default 1..100 000). A per-run salt shifts
-/// the block (so a run's sets differ from an earlier run's) and the size steps once per pass over
-/// the blocks, so the first <c>blocks × 5</c> writes of a run all send different sets.
+/// the block (so runs start at different sets; they are drawn from the same pool, so a set can
+/// repeat an earlier run's) and the size steps once per pass over the blocks, so the first
+/// <c>blocks × 5</c> writes of a run all send different sets, whatever the number of blocks.
 /// </summary>
 public static class ItemLocations
 {
@@ -19,7 +20,9 @@ public static class ItemLocations
     {
         var block = (seq + salt) % blocks;
         var pass = seq / blocks;
-        var count = 1 + (int)((seq + pass) % BlockSize);
+        // For one block, the size steps with the pass, so the same block never repeats a size
+        // within five passes whatever the number of blocks; across blocks the sizes vary too.
+        var count = 1 + (int)((block + pass) % BlockSize);
         var ids = new long[count];
         for (var i = 0; i < count; i++) ids[i] = block * BlockSize + 1 + i;
         return ids;
