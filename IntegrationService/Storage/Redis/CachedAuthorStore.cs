@@ -7,7 +7,9 @@ namespace IntegrationService.Storage.Redis;
 /// <summary>
 /// Read-through cache over any author store: a miss reads the store and fills the cache (unless a
 /// write came in between: see <see cref="RedisCache"/>); a write goes to the store first, then
-/// deletes the key.
+/// deletes the key. A write that fails without a clear answer (a timeout) may still be applied
+/// when the store resumes, so it deletes the key too and the key bypasses the cache for a while
+/// (<see cref="RedisCache.InvalidateInDoubtAsync"/>).
 /// </summary>
 public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IAuthorStore
 {
@@ -31,14 +33,32 @@ public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IA
 
     public async Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken)
     {
-        var updated = await inner.UpdateAsync(author, cancellationToken);
+        Author? updated;
+        try
+        {
+            updated = await inner.UpdateAsync(author, cancellationToken);
+        }
+        catch
+        {
+            await cache.InvalidateInDoubtAsync(Key(author.Id)); // it may still be applied
+            throw;
+        }
         if (updated is not null) await cache.InvalidateAsync(Key(author.Id));
         return updated;
     }
 
     public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
     {
-        var deleted = await inner.DeleteAsync(id, cancellationToken);
+        bool deleted;
+        try
+        {
+            deleted = await inner.DeleteAsync(id, cancellationToken);
+        }
+        catch
+        {
+            await cache.InvalidateInDoubtAsync(Key(id));
+            throw;
+        }
         if (deleted) await cache.InvalidateAsync(Key(id));
         return deleted;
     }

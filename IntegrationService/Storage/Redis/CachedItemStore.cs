@@ -20,7 +20,15 @@ public sealed class CachedItemStore(IItemStore inner, RedisCache cache) : IItemS
 
     public async Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken)
     {
-        await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);
+        try
+        {
+            await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);
+        }
+        catch
+        {
+            await cache.InvalidateInDoubtAsync(Key(itemId)); // it may still be applied
+            throw;
+        }
         await cache.InvalidateAsync(Key(itemId));
     }
 

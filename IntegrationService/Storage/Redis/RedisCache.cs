@@ -49,6 +49,16 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
 
     private readonly RedisValue _ttlMilliseconds = (long)TimeSpan.FromSeconds(options.Value.CacheTtlSeconds).TotalMilliseconds;
     private readonly ConcurrentDictionary<string, byte> _pendingInvalidations = new();
+
+    /// <summary>Keys whose last write failed with its outcome unknown, and until when reads of them bypass the cache.</summary>
+    private readonly ConcurrentDictionary<string, long> _inDoubtUntil = new();
+
+    /// <summary>
+    /// How long a key bypasses the cache after a write whose outcome is unknown (a timeout: the
+    /// store may still apply it when it resumes). Reads then go to the store, which has the truth,
+    /// and fill nothing, so a late commit cannot be hidden behind an older cached value.
+    /// </summary>
+    public static readonly TimeSpan InDoubtWindow = TimeSpan.FromSeconds(60);
     private RedisConnection Redis => connections.Cache;
 
     /// <summary>
@@ -58,7 +68,7 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
     /// </summary>
     public async Task<CacheRead> ReadAsync(string key)
     {
-        if (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key)) return default;
+        if (Bypassed(key)) return default;
         var lease = NewLease();
         try
         {
@@ -77,7 +87,7 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
     /// </summary>
     public void Fill(string key, long lease, byte[] value)
     {
-        if (lease == 0 || (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key))) return;
+        if (lease == 0 || Bypassed(key)) return;
         Redis.Send(db => db.ScriptEvaluate(FillScript, [key, LeaseKey(key)], [lease, value, _ttlMilliseconds], CommandFlags.FireAndForget));
     }
 
@@ -96,6 +106,26 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
             _pendingInvalidations.TryAdd(key, 0);
             logger.LogWarning("Cache invalidation of {Key} deferred: {Reason}", key, e.Message);
         }
+    }
+
+    /// <summary>
+    /// After a write to the store failed without a clear answer (it may still be applied later):
+    /// deletes the key like <see cref="InvalidateAsync"/>, and reads of the key bypass the cache for
+    /// <see cref="InDoubtWindow"/>.
+    /// </summary>
+    public Task InvalidateInDoubtAsync(string key)
+    {
+        _inDoubtUntil[key] = Environment.TickCount64 + (long)InDoubtWindow.TotalMilliseconds;
+        return InvalidateAsync(key);
+    }
+
+    private bool Bypassed(string key)
+    {
+        if (!_pendingInvalidations.IsEmpty && _pendingInvalidations.ContainsKey(key)) return true;
+        if (_inDoubtUntil.IsEmpty || !_inDoubtUntil.TryGetValue(key, out var until)) return false;
+        if (Environment.TickCount64 < until) return true;
+        _inDoubtUntil.TryRemove(KeyValuePair.Create(key, until));
+        return false;
     }
 
     private static string LeaseKey(string key) => key + ":fill-lease";
