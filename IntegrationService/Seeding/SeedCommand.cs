@@ -26,7 +26,7 @@ public static class SeedCommand
                 case "--items" when value is not null: items = int.Parse(value, CultureInfo.InvariantCulture); i++; break;
                 case "--only" when value is not null: only = value.Split(','); i++; break;
                 default:
-                    await Console.Error.WriteLineAsync($"seed: unknown or incomplete option '{args[i]}'. Options: --seed N --locations N --items N --only postgres,redis-persistent,tarantool");
+                    await Console.Error.WriteLineAsync($"seed: unknown or incomplete option '{args[i]}'. Options: --seed N --locations N --items N --only postgres,redis-cache,redis-persistent,tarantool (redis-cache: drops the cached items)");
                     return 2;
             }
         }

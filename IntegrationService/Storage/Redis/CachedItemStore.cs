@@ -20,6 +20,7 @@ public sealed class CachedItemStore(IItemStore inner, RedisCache cache) : IItemS
 
     public async Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken)
     {
+        await cache.InvalidateAsync(Key(itemId)); // before too (see CachedAuthorStore)
         try
         {
             await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);

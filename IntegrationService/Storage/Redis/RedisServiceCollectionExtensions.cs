@@ -19,6 +19,7 @@ public static class RedisServiceCollectionExtensions
             .AddBackend(RedisConnections.CacheName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cache), HealthStatus.Degraded)
             .AddBackend(RedisConnections.PersistentName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent));
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
+        services.AddSingleton<IItemDataLoader, RedisCacheItemDataLoader>();
 
         services.AddSingleton(sp =>
         {
