@@ -41,7 +41,7 @@ public static class Cli
               capacity <run dir>   the steady rps of a closed-model probe
               env      <run dir> [--server name=version]… [--durability name=text]…
               serve    [--port 8099]   a trivial HTTP responder for measuring the runner
-              crash    --url U --storage N --kind author|item --rate R --seconds S --fault-at F --fault-cmd C --out FILE [--items A-B] [--locations 100000] [--timeout 3s] [--recover-seconds 60] [--label T]
+              crash    --url U --storage N --kind author|item --rate R --seconds S --fault-at F --fault-cmd C --out FILE [--items A-B] [--locations 100000] [--truth-storage NAME] [--timeout 3s] [--recover-seconds 60] [--label T]
             """);
         return InputError;
     }

@@ -27,6 +27,12 @@ public sealed record CrashOptions
     public long LocationBlocks => Locations / ItemLocations.BlockSize;
     public long TimeoutMs { get; init; } = 3_000;
     public double RecoverSeconds { get; init; } = 60;
+    /// <summary>
+    /// The architecture behind a cache (postgres for postgres-redis-cache): every acknowledged key is
+    /// read once right after its acknowledgement (so the cache holds it) and, after recovery, both
+    /// through the tested architecture and through this one; differences are stale cache entries.
+    /// </summary>
+    public string? TruthStorage { get; init; }
     public required string Out { get; init; }
     public required string Label { get; init; }
 
@@ -52,6 +58,7 @@ public sealed record CrashOptions
         var timeoutMs = args.Get("timeout") is { } timeoutText ? Duration(timeoutText, "timeout") : 3_000;
         var recoverSeconds = args.Double("recover-seconds", 60);
         var locations = args.Long("locations", 100_000);
+        var truthStorage = args.Get("truth-storage");
         var output = args.Require("out");
         var label = args.Get("label");
         args.Reject();
@@ -74,6 +81,7 @@ public sealed record CrashOptions
             FaultCommand = faultCommand,
             Items = items,
             Locations = locations,
+            TruthStorage = truthStorage is { Length: > 0 } ? truthStorage : null,
             TimeoutMs = timeoutMs,
             RecoverSeconds = recoverSeconds,
             Out = output,

@@ -91,6 +91,14 @@ public sealed record CrashResult
     /// <summary>When the API answered the read-back's probe; null if it never did within --recover-seconds.</summary>
     public double? ReadBackReadyS { get; init; }
     public CrashExamples Examples { get; init; } = new();
+    /// <summary>--truth-storage: the architecture holding the truth behind a cache (null without it).</summary>
+    public string? TruthStorage { get; init; }
+    /// <summary>
+    /// With --truth-storage: keys written (acknowledged or not) that the tested architecture (a cache) answered
+    /// differently from the truth after recovery — stale cache entries; null without it.
+    /// </summary>
+    public long? CacheDisagreements { get; init; }
+    public KeyExample[] CacheDisagreementExamples { get; init; } = [];
 
     public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json) + "\n");
 
@@ -107,6 +115,7 @@ public sealed record CrashResult
         line += Failed.Total == 0 ? "; no write failed"
             : RecoveryS is { } recovery ? string.Create(CultureInfo.InvariantCulture, $"; API back {recovery:F2} s after the fault")
             : "; writes never acknowledged again after the fault";
+        if (CacheDisagreements is { } differ) line += $"; {differ} keys read differently through {TruthStorage}";
         if (ReadBackReadyS is null) line += "; the API did not answer the read-back";
         return line;
     }

@@ -31,7 +31,7 @@ internal sealed class CrashTest(CrashOptions options)
         Console.Error.WriteLine($"tank: crash: {options.Label}: run {runId}, {options.PlannedWrites} writes at {options.Rate}/s → {options.Url}, fault at {options.FaultAt} s");
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
-        var loop = new WriteLoop(client, workload, clock);
+        var loop = new WriteLoop(client, workload, clock, readAfterAck: options.TruthStorage is not null);
         var injector = new FaultInjector(options.FaultCommand, clock);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
@@ -53,16 +53,41 @@ internal sealed class CrashTest(CrashOptions options)
         }
         var result = CrashResultBuilder.Build(new CrashRun(options, runId, startedAt, loop.Records, loop.Skipped, loop.SkippedNoFreeKey,
             faultResult, readyS, verdicts));
+        if (options.TruthStorage is { } truthStorage && readyS is not null)
+        {
+            result = await CompareWithTruthAsync(result, client, runId, truthStorage, histories.Keys.ToList(), readBack).ConfigureAwait(false);
+        }
         return (result, readyS is null ? ApiNeverCameBack : 0);
     }
 
-    private ICrashWorkload CreateWorkload(string runId)
+    /// <summary>
+    /// Reads every key written (acknowledged or not: a write answered 503 may have landed) through
+    /// the tested architecture and then through the truth architecture; keys both read but
+    /// answered differently are stale cache entries.
+    /// </summary>
+    private async Task<CrashResult> CompareWithTruthAsync(CrashResult result, HttpClient client, string runId, string truthStorage,
+        IReadOnlyList<string> keys, ReadBack readBack)
+    {
+        var reads = await readBack.ReadAllAsync(keys).ConfigureAwait(false);
+        var truth = await new ReadBack(client, CreateWorkload(runId, truthStorage)).ReadAllAsync(keys).ConfigureAwait(false);
+        var differ = keys.Where(k => reads[k].State != ReadState.Unreadable && truth[k].State != ReadState.Unreadable && reads[k] != truth[k]).ToList();
+        return result with
+        {
+            TruthStorage = truthStorage,
+            CacheDisagreements = differ.Count,
+            CacheDisagreementExamples = differ.Take(CrashResult.ExamplesPerClass)
+                .Select(k => new KeyExample(k, truth[k].Value ?? truth[k].State.ToString(), reads[k].Value ?? reads[k].State.ToString(), $"{options.Storage} answers differently from {truthStorage}"))
+                .ToArray(),
+        };
+    }
+
+    private ICrashWorkload CreateWorkload(string runId, string? storage = null)
     {
         var seed = Convert.ToInt32(runId[..7], 16);
         return options.Kind switch
         {
-            CrashKind.Author => new AuthorWorkload(options.Url, options.Storage, runId, seed),
-            _ => new ItemWorkload(options.Url, options.Storage, options.Items, seed % options.LocationBlocks, options.LocationBlocks),
+            CrashKind.Author => new AuthorWorkload(options.Url, storage ?? options.Storage, runId, seed),
+            _ => new ItemWorkload(options.Url, storage ?? options.Storage, options.Items, seed % options.LocationBlocks, options.LocationBlocks),
         };
     }
 

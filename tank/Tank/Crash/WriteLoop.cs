@@ -5,7 +5,7 @@ namespace Tank.Crash;
 /// without waiting for earlier ones; at most <see cref="MaxInFlight"/> are in flight, and a write
 /// due while the cap is reached (or while no key is free) is skipped and counted.
 /// </summary>
-internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, CrashClock clock)
+internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, CrashClock clock, bool readAfterAck = false)
 {
     public const int MaxInFlight = 1_000;
     private readonly List<Task> _requests = [];
@@ -70,6 +70,11 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
             write.Outcome = ResponseClasses.Outcome(write.Class, answer.Status);
             Interlocked.Increment(ref write.Outcome == WriteOutcome.Acked ? ref _acked : ref _failed);
             workload.Completed(write);
+            // Read the key once, so that a cache holds it when the next write or the fault comes.
+            if (readAfterAck && write.Outcome == WriteOutcome.Acked && write.Key is { } key)
+            {
+                await CrashHttp.SendAsync(client, workload.ReadUrl(key), body: null).ConfigureAwait(false);
+            }
         }
         finally
         {
