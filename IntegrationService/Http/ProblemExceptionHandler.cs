@@ -56,7 +56,7 @@ internal sealed class ProblemExceptionHandler(
     // Not logged one by one: under overload there are thousands a second.
     private ProblemDetails Overloaded(HttpContext context, BackendOverloadedException exception)
     {
-        context.Response.Headers.RetryAfter = options.Value.RetryAfterSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        RetryLater(context);
         return new ProblemDetails
         {
             Status = StatusCodes.Status503ServiceUnavailable,
@@ -65,10 +65,13 @@ internal sealed class ProblemExceptionHandler(
         };
     }
 
+    private void RetryLater(HttpContext context) =>
+        context.Response.Headers.RetryAfter = options.Value.RetryAfterSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+
     private ProblemDetails Unavailable(HttpContext context, StorageUnavailableException exception)
     {
         logger.LogWarning("Backend {Backend} unavailable: {Reason}", exception.Backend, exception.InnerException?.Message ?? exception.Message);
-        context.Response.Headers.RetryAfter = options.Value.RetryAfterSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        RetryLater(context);
         return new ProblemDetails
         {
             Status = StatusCodes.Status503ServiceUnavailable,

@@ -7,13 +7,7 @@ namespace IntegrationService.Storage.Redis;
 /// <summary>
 /// Read-through cache over any author store: a miss reads the store and fills the cache (unless a
 /// write came in between: see <see cref="RedisCache"/>); a write goes to the store first, then
-/// deletes the key. The key is deleted before the write as well: if the service dies between the
-/// commit and the delete after it (the crash test's service-kill found that), the entry cached
-/// before the write is already gone. What remains possible is a read that misses and refills the
-/// old value between the first delete and the commit, followed by a crash before the second: a
-/// stale entry until its TTL. A write that fails without a clear answer (a timeout) may still be
-/// applied when the store resumes, so it deletes the key too and the key bypasses the cache for a
-/// while (<see cref="RedisCache.InvalidateInDoubtAsync"/>).
+/// deletes the key (before it too, and with care for writes in doubt: <see cref="RedisCache.WriteAsync{T}"/>).
 /// </summary>
 public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IAuthorStore
 {
@@ -35,39 +29,11 @@ public sealed class CachedAuthorStore(IAuthorStore inner, RedisCache cache) : IA
     public Task<IReadOnlyList<Author>> GetPageAsync(int offset, int limit, CancellationToken cancellationToken) =>
         inner.GetPageAsync(offset, limit, cancellationToken);
 
-    public async Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken)
-    {
-        Author? updated;
-        await cache.InvalidateAsync(Key(author.Id)); // before too: see the class summary
-        try
-        {
-            updated = await inner.UpdateAsync(author, cancellationToken);
-        }
-        catch
-        {
-            await cache.InvalidateInDoubtAsync(Key(author.Id)); // it may still be applied
-            throw;
-        }
-        if (updated is not null) await cache.InvalidateAsync(Key(author.Id));
-        return updated;
-    }
+    public Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken) =>
+        cache.WriteAsync(Key(author.Id), () => inner.UpdateAsync(author, cancellationToken));
 
-    public async Task<bool> DeleteAsync(long id, CancellationToken cancellationToken)
-    {
-        bool deleted;
-        await cache.InvalidateAsync(Key(id));
-        try
-        {
-            deleted = await inner.DeleteAsync(id, cancellationToken);
-        }
-        catch
-        {
-            await cache.InvalidateInDoubtAsync(Key(id));
-            throw;
-        }
-        if (deleted) await cache.InvalidateAsync(Key(id));
-        return deleted;
-    }
+    public Task<bool> DeleteAsync(long id, CancellationToken cancellationToken) =>
+        cache.WriteAsync(Key(id), () => inner.DeleteAsync(id, cancellationToken));
 
     private static string Key(long id) => $"author:{id}";
 }

@@ -18,20 +18,12 @@ public sealed class CachedItemStore(IItemStore inner, RedisCache cache) : IItemS
         return locations;
     }
 
-    public async Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken)
-    {
-        await cache.InvalidateAsync(Key(itemId)); // before too (see CachedAuthorStore)
-        try
+    public Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken) =>
+        cache.WriteAsync(Key(itemId), async () =>
         {
             await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);
-        }
-        catch
-        {
-            await cache.InvalidateInDoubtAsync(Key(itemId)); // it may still be applied
-            throw;
-        }
-        await cache.InvalidateAsync(Key(itemId));
-    }
+            return true;
+        });
 
     private static string Key(long itemId) => $"item:{itemId}:locations";
 }

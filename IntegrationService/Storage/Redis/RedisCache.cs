@@ -109,14 +109,30 @@ public sealed class RedisCache(RedisConnections connections, IOptions<RedisOptio
     }
 
     /// <summary>
-    /// After a write to the store failed without a clear answer (it may still be applied later):
-    /// deletes the key like <see cref="InvalidateAsync"/>, and reads of the key bypass the cache for
-    /// <see cref="InDoubtWindow"/>.
+    /// Runs a write to the store underneath and keeps the key coherent with it: deletes the key
+    /// before the write (if the service dies between the commit and the delete after it, the entry
+    /// cached before is already gone; what remains possible is a read that refills the old value
+    /// between the first delete and the commit, followed by such a crash), and after it. A write
+    /// that fails without a clear answer (<see cref="StorageUnavailableException"/>: a timeout, the
+    /// store may still apply it when it resumes) deletes the key too, and reads of the key bypass
+    /// the cache for <see cref="InDoubtWindow"/>, so a late commit is never hidden.
     /// </summary>
-    public Task InvalidateInDoubtAsync(string key)
+    public async Task<T> WriteAsync<T>(string key, Func<Task<T>> write)
     {
-        _inDoubtUntil[key] = Environment.TickCount64 + (long)InDoubtWindow.TotalMilliseconds;
-        return InvalidateAsync(key);
+        await InvalidateAsync(key);
+        T result;
+        try
+        {
+            result = await write();
+        }
+        catch (StorageUnavailableException)
+        {
+            _inDoubtUntil[key] = Environment.TickCount64 + (long)InDoubtWindow.TotalMilliseconds;
+            await InvalidateAsync(key);
+            throw;
+        }
+        await InvalidateAsync(key);
+        return result;
     }
 
     private bool Bypassed(string key)

@@ -1,3 +1,4 @@
+using Tank.Commands;
 using System.Text;
 using System.Text.Json;
 using Tank.Crash;

@@ -9,7 +9,7 @@ public static class AmmoCommand
     {
         var scenario = Scenarios.Parse(args.Require("scenario"));
         var format = AmmoFormats.Parse(args.Get("format") ?? "phantom");
-        var (authorMin, authorMax) = IdRange(args.Get("author-ids") ?? "1-1000");
+        var authorIds = KeyRange.Parse(args.Get("author-ids") ?? "1-1000", "author-ids");
         var options = new AmmoOptions
         {
             Scenario = scenario,
@@ -18,8 +18,8 @@ public static class AmmoCommand
             Count = Positive(args.Long("count", 10_000), "count"),
             Seed = (ulong)args.Long("seed", 1),
             HotKey = args.Flag("hot-key"),
-            AuthorIdMin = authorMin,
-            AuthorIdMax = authorMax,
+            AuthorIdMin = authorIds.First,
+            AuthorIdMax = authorIds.Last,
             Items = Positive(args.Long("items", 500_000), "items"),
             Locations = Positive(args.Long("locations", 100_000), "locations"),
         };
@@ -38,12 +38,4 @@ public static class AmmoCommand
 
     private static long Positive(long value, string name) =>
         value > 0 ? value : throw new TankInputException($"--{name} must be above zero");
-
-    private static (long, long) IdRange(string text)
-    {
-        var parts = text.Split('-');
-        if (parts.Length == 2 && long.TryParse(parts[0], out var min) && long.TryParse(parts[1], out var max) && 0 < min && min <= max)
-            return (min, max);
-        throw new TankInputException($"--author-ids: '{text}' is not a range like 1-1000");
-    }
 }

@@ -57,9 +57,16 @@ public sealed class CliArgs
     {
         var text = Get(name);
         if (text is null) return fallback;
-        return double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+        return double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value)
             ? value
             : throw new TankInputException($"--{name}: '{text}' is not a number");
+    }
+
+    /// <summary>A required number (finite).</summary>
+    public double RequireDouble(string name)
+    {
+        Require(name);
+        return Double(name, 0);
     }
 
     /// <summary>Fails on any option the command never asked about (call after reading them all).</summary>

@@ -50,9 +50,9 @@ public sealed record CrashOptions
             "item" => CrashKind.Item,
             var other => throw new TankInputException($"--kind must be author or item, got '{other}'"),
         };
-        var rate = RequiredNumber(args, "rate");
-        var seconds = RequiredNumber(args, "seconds");
-        var faultAt = RequiredNumber(args, "fault-at");
+        var rate = args.RequireDouble("rate");
+        var seconds = args.RequireDouble("seconds");
+        var faultAt = args.RequireDouble("fault-at");
         var faultCommand = args.Require("fault-cmd");
         var items = args.Get("items") is { } itemsText ? KeyRange.Parse(itemsText, "items") : new KeyRange(1, 2000);
         var timeoutMs = args.Get("timeout") is { } timeoutText ? Duration(timeoutText, "timeout") : 3_000;
@@ -99,14 +99,6 @@ public sealed record CrashOptions
         if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
             throw new TankInputException($"--url: '{text}' is not an absolute http:// or https:// URL");
         return text.TrimEnd('/');
-    }
-
-    private static double RequiredNumber(CliArgs args, string name)
-    {
-        var text = args.Require(name);
-        return double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value)
-            ? value
-            : throw new TankInputException($"--{name}: '{text}' is not a number");
     }
 
     // The same duration syntax as load.yaml's timeout: 500ms, 3s, 1m.

@@ -1,3 +1,4 @@
+using Tank.Commands;
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;

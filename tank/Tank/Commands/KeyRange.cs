@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Crash;
+namespace Tank.Commands;
 
 /// <summary>An inclusive range of positive ids, written <c>A-B</c> on the command line.</summary>
 public readonly record struct KeyRange(long First, long Last)
