@@ -59,6 +59,9 @@ run_service() {
   local image="$1"
   mkdir -p "$ETC"
   # Connection settings (ASP.NET configuration keys), readable by root only: they hold the password.
+  # The ports are db.sh's production defaults. Redis__Password serves every Redis instance (the
+  # queue instances redis-aof and redis-rdb included); Beanstalkd has no password, and the tube
+  # stays the service's default (Beanstalkd__Tube).
   install -m 600 /dev/null "$ETC/service.env"
   cat >"$ETC/service.env" <<ENV
 ASPNETCORE_URLS=http://0.0.0.0:$SERVICE_PORT
@@ -69,7 +72,11 @@ Tarantool__User=integration
 Tarantool__Password=$DB_PASSWORD
 Redis__Cache=$DB_HOST:6379
 Redis__Persistent=$DB_HOST:6380
+Redis__Aof=$DB_HOST:6381
+Redis__Rdb=$DB_HOST:6382
 Redis__Password=$DB_PASSWORD
+Beanstalkd__Host=$DB_HOST
+Beanstalkd__Port=11300
 Storage__Default=$STORAGE_DEFAULT
 ENV
   if docker container inspect "$CONTAINER" >/dev/null 2>&1; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Provisions the database host: PostgreSQL, Tarantool, Redis (cache and persistent instances)
-# and Beanstalkd from Debian's packages, configured from infra/config/ (the files
-# script/services uses locally), listening on loopback and the private address, with one
-# password for the app host's logins. Idempotent: a second run re-applies the settings and
-# restarts the servers.
+# Provisions the database host: PostgreSQL, Tarantool, Redis (cache, persistent, and the queue
+# instances redis-aof and redis-rdb) and Beanstalkd from Debian's packages, configured from
+# infra/config/ (the files script/services uses locally), listening on loopback and the private
+# address, with one password for the app host's logins. Idempotent: a second run re-applies
+# the settings and restarts the servers.
 #
 #   infra/provision/db.sh up      install, configure, (re)start; the default
 #   infra/provision/db.sh stop    stop the servers (test mode and hosts without systemd)
@@ -14,13 +14,15 @@
 #                        first address; 127.0.0.1 in test mode)
 #   ALLOWED_CIDR         network PostgreSQL accepts password logins from (default: BIND_ADDRESS/32)
 #   PROVISION_TEST_ROOT  test mode: every file under this directory, alternate loopback ports
-#                        (25432 23301 26379 26380 21300), servers started directly, never
-#                        through systemd; nothing outside the directory is changed except
-#                        installing missing packages. infra/test/provision-db.sh uses it.
-#   PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT BEANSTALKD_PORT   override ports
+#                        (25432 23301 26379 26380 26381 26382 21300), servers started
+#                        directly, never through systemd; nothing outside the directory is
+#                        changed except installing missing packages. infra/test/provision-db.sh
+#                        uses it.
+#   PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT
+#   BEANSTALKD_PORT      override ports
 #
 # Authentication (see infra/README.md): PostgreSQL scram-sha-256 for the integration role from
-# ALLOWED_CIDR only; Tarantool user `integration` with the password; both Redis instances with
+# ALLOWED_CIDR only; Tarantool user `integration` with the password; every Redis instance with
 # requirepass. The AWS security group adds that only the app host reaches these ports.
 set -euo pipefail
 
@@ -35,17 +37,20 @@ if [ -n "$TEST_ROOT" ]; then
   TEST_ROOT="$(cd "$TEST_ROOT" && pwd)"
   PG_PORT="${PG_PORT:-25432}" TARANTOOL_PORT="${TARANTOOL_PORT:-23301}"
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-26379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-26380}"
+  REDIS_AOF_PORT="${REDIS_AOF_PORT:-26381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-26382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-21300}"
   BIND_ADDRESS=127.0.0.1
   ETC="$TEST_ROOT/etc" VAR="$TEST_ROOT/var" LOGS="$TEST_ROOT/log" RUN="$TEST_ROOT/run"
   MANAGER=direct
   # Never collide with the development servers of script/services.
-  for port in "$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$BEANSTALKD_PORT"; do
-    case "$port" in 15432 | 13301 | 16379 | 16380 | 11300) die "test mode must not use port $port (script/services uses it)" ;; esac
+  for port in "$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" \
+    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT"; do
+    case "$port" in 15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300) die "test mode must not use port $port (script/services uses it)" ;; esac
   done
 else
   PG_PORT="${PG_PORT:-5432}" TARANTOOL_PORT="${TARANTOOL_PORT:-3301}"
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-6379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-6380}"
+  REDIS_AOF_PORT="${REDIS_AOF_PORT:-6381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-6382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-11300}"
   BIND_ADDRESS="${BIND_ADDRESS:-$(hostname -I 2>/dev/null | awk '{print $1}')}"
   ETC=/etc/integrationservice VAR=/var/lib/integrationservice LOGS=/var/log/integrationservice RUN=/run/integrationservice
@@ -361,13 +366,18 @@ up() {
   tarantool_up
   redis_up redis-cache "$REDIS_CACHE_PORT"
   redis_up redis-persistent "$REDIS_PERSISTENT_PORT"
+  redis_up redis-aof "$REDIS_AOF_PORT"
+  redis_up redis-rdb "$REDIS_RDB_PORT"
   beanstalkd_up
-  log "ready: postgres $PG_PORT, tarantool $TARANTOOL_PORT, redis-cache $REDIS_CACHE_PORT, redis-persistent $REDIS_PERSISTENT_PORT, beanstalkd $BEANSTALKD_PORT"
+  log "ready: postgres $PG_PORT, tarantool $TARANTOOL_PORT, redis-cache $REDIS_CACHE_PORT," \
+    "redis-persistent $REDIS_PERSISTENT_PORT, redis-aof $REDIS_AOF_PORT, redis-rdb $REDIS_RDB_PORT," \
+    "beanstalkd $BEANSTALKD_PORT"
 }
 
 stop() {
   if [ "$MANAGER" = systemd ]; then
-    systemctl stop integration-tarantool integration-redis-cache integration-redis-persistent integration-beanstalkd 2>/dev/null || true
+    systemctl stop integration-tarantool integration-redis-cache integration-redis-persistent \
+      integration-redis-aof integration-redis-rdb integration-beanstalkd 2>/dev/null || true
     systemctl stop postgresql.service || true
     return 0
   fi
@@ -375,6 +385,8 @@ stop() {
   stop_pidfile tarantool "$RUN/tarantool.pid"
   stop_pidfile redis-cache "$RUN/redis-cache.pid"
   stop_pidfile redis-persistent "$RUN/redis-persistent.pid"
+  stop_pidfile redis-aof "$RUN/redis-aof.pid"
+  stop_pidfile redis-rdb "$RUN/redis-rdb.pid"
   stop_pidfile beanstalkd "$RUN/beanstalkd.pid"
 }
 

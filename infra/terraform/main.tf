@@ -1,5 +1,5 @@
 # Two hosts in one subnet of one availability zone, as in the original study:
-#   db  - PostgreSQL, Tarantool, Redis (cache + persistent), Beanstalkd   (infra/provision/db.sh)
+#   db  - PostgreSQL, Tarantool, four Redis instances, Beanstalkd         (infra/provision/db.sh)
 #   app - the service in Docker and Yandex.Tank                           (infra/provision/app.sh)
 # Both are provisioned by cloud-init from a clone of this repository, with the same
 # infra/config/ files that script/services uses locally.
@@ -11,6 +11,8 @@ locals {
     tarantool        = 3301
     redis_cache      = 6379
     redis_persistent = 6380
+    redis_aof        = 6381
+    redis_rdb        = 6382
     beanstalkd       = 11300
   }
   service_port = 8080
@@ -176,6 +178,22 @@ resource "aws_security_group" "db" {
   }
 
   ingress {
+    description     = "Redis queue instance redis-aof from the app host"
+    protocol        = "tcp"
+    from_port       = 6381
+    to_port         = 6381
+    security_groups = [aws_security_group.app.id]
+  }
+
+  ingress {
+    description     = "Redis queue instance redis-rdb from the app host"
+    protocol        = "tcp"
+    from_port       = 6382
+    to_port         = 6382
+    security_groups = [aws_security_group.app.id]
+  }
+
+  ingress {
     description     = "Beanstalkd from the app host"
     protocol        = "tcp"
     from_port       = 11300
@@ -196,8 +214,8 @@ resource "aws_security_group" "db" {
 
 # ---- hosts ----------------------------------------------------------------------------------
 
-# One password for the service's logins to PostgreSQL (scram-sha-256), Tarantool and both
-# Redis instances (requirepass). Generated, kept in the Terraform state, handed to the hosts
+# One password for the service's logins to PostgreSQL (scram-sha-256), Tarantool and every
+# Redis instance (requirepass); Beanstalkd has no authentication, only the security group. Generated, kept in the Terraform state, handed to the hosts
 # through user_data; never written in these files. Alphanumeric: it goes into connection strings.
 resource "random_password" "db" {
   length  = 32

@@ -46,7 +46,7 @@ variable "architecture" {
 }
 
 variable "db_instance_type" {
-  description = "EC2 instance type of the database host (PostgreSQL, Tarantool, two Redis instances, Beanstalkd)."
+  description = "EC2 instance type of the database host (PostgreSQL, Tarantool, four Redis instances, Beanstalkd)."
   type        = string
   default     = "m6i.xlarge"
 }

@@ -8,8 +8,9 @@ import { parse } from '@cdktf/hcl2json';
 
 export const TERRAFORM_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../terraform');
 
-// Database ports on the db host: PostgreSQL, Tarantool, Redis cache, Redis persistent, Beanstalkd.
-export const DB_PORTS = [5432, 3301, 6379, 6380, 11300];
+// Database ports on the db host: PostgreSQL, Tarantool, Redis cache, Redis persistent, the Redis
+// queues redis-aof and redis-rdb, Beanstalkd.
+export const DB_PORTS = [5432, 3301, 6379, 6380, 6381, 6382, 11300];
 export const APP_GROUP = '${aws_security_group.app.id}';
 const OPEN_CIDRS = new Set(['0.0.0.0/0', '::/0']);
 const DEBIAN_OWNER = '136693071363';
