@@ -1,7 +1,9 @@
 using IntegrationService.Authors;
 using IntegrationService.Http;
 using IntegrationService.Items;
+using IntegrationService.Queues;
 using IntegrationService.Storage;
+using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Limits;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
@@ -22,6 +24,7 @@ public static class Extensions
         builder.Services.AddPostgresStorage();
         builder.Services.AddRedisStorage();
         builder.Services.AddTarantoolStorage();
+        builder.Services.AddBeanstalkdStorage();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;
@@ -78,6 +81,7 @@ public static class Extensions
         app.UseMiddleware<SingleStorageParameter>();
         AuthorEndpoints.Map(app);
         ItemEndpoints.Map(app);
+        QueueEndpoints.Map(app);
         var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };
         app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false }).WithTags("Service")
             .WithSummary("200 \"Healthy\" while the process serves requests; touches no backend (for liveness probes).");

@@ -11,7 +11,8 @@ public static class RepositoryRoot
     /// Runs <c>script/services --test &lt;verb&gt; &lt;name&gt;</c> on the tests' own instances
     /// (<see cref="TestServers"/>, whatever the environment says); fails the test if the script fails.
     /// </summary>
-    public static async Task ServicesAsync(string verb, string name)
+    /// <summary>Runs <c>script/services --test verb name</c> on the test instances; returns its output.</summary>
+    public static async Task<string> ServicesAsync(string verb, string name)
     {
         var start = new ProcessStartInfo(System.IO.Path.Combine(Path, "script", "services"), ["--test", verb, name])
         {
@@ -21,9 +22,10 @@ public static class RepositoryRoot
         foreach (var (key, value) in TestServers.ScriptEnvironment) start.Environment[key] = value;
         using var process = Process.Start(start)!;
         var stderr = process.StandardError.ReadToEndAsync();
-        await process.StandardOutput.ReadToEndAsync();
+        var stdout = await process.StandardOutput.ReadToEndAsync();
         await process.WaitForExitAsync();
         Assert.True(process.ExitCode == 0, $"script/services {verb} {name} failed: {await stderr}");
+        return stdout;
     }
 
     private static string Find()

@@ -1,3 +1,4 @@
+using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
@@ -26,6 +27,9 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         AssertTestPort(TestServers.TarantoolPort, tarantool.Port);
         AssertTestPort(TestServers.RedisCachePort, EndpointPort(redis.Cache));
         AssertTestPort(TestServers.RedisPersistentPort, EndpointPort(redis.Persistent));
+        AssertTestPort(TestServers.RedisAofPort, EndpointPort(redis.Aof));
+        AssertTestPort(TestServers.RedisRdbPort, EndpointPort(redis.Rdb));
+        AssertTestPort(TestServers.BeanstalkdPort, Options<BeanstalkdOptions>().Port);
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
 
@@ -33,7 +37,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -57,8 +61,17 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         }
 
         var redis = Options<RedisOptions>();
-        Assert.Equal(Path.Combine(data, "redis-cache"), (await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Cache).ToString(), "config", "get", "dir")).Split('\n')[1]);
-        Assert.Equal(Path.Combine(data, "redis-persistent"), (await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(redis.Persistent).ToString(), "config", "get", "dir")).Split('\n')[1]);
+        foreach (var (name, endpoint) in new[] { ("redis-cache", redis.Cache), ("redis-persistent", redis.Persistent), ("redis-aof", redis.Aof), ("redis-rdb", redis.Rdb) })
+        {
+            var dir = await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(endpoint).ToString(), "config", "get", "dir");
+            Assert.Equal(Path.Combine(data, name), dir.Split('\n')[1]);
+        }
+
+        // Beanstalkd does not report its binlog directory: its command line names it.
+        var beanstalkd = (await RepositoryRoot.ServicesAsync("pid", "beanstalkd")).Trim();
+        var commandLine = (await File.ReadAllTextAsync($"/proc/{beanstalkd}/cmdline")).Split('\0');
+        Assert.Contains(TestServers.BeanstalkdPort.ToString(), commandLine);
+        Assert.Equal(Path.Combine(data, "beanstalkd", "binlog"), commandLine[Array.IndexOf(commandLine, "-b") + 1]);
 
         var tarantool = Options<TarantoolOptions>();
         var workDir = await Processes.RunAsync("tarantool", "-e",

@@ -13,12 +13,15 @@ namespace IntegrationService.Tests.Fixtures;
 public static class TestServers
 {
     /// <summary>The user's servers (script/lib.sh): the tests must never talk to these.</summary>
-    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380];
+    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380, 16381, 16382, 11300];
 
     public static int PostgresPort => Port("TEST_PG_PORT", 15433);
     public static int TarantoolPort => Port("TEST_TARANTOOL_PORT", 13302);
-    public static int RedisCachePort => Port("TEST_REDIS_CACHE_PORT", 16381);
-    public static int RedisPersistentPort => Port("TEST_REDIS_PERSISTENT_PORT", 16382);
+    public static int RedisCachePort => Port("TEST_REDIS_CACHE_PORT", 16391);
+    public static int RedisPersistentPort => Port("TEST_REDIS_PERSISTENT_PORT", 16392);
+    public static int RedisAofPort => Port("TEST_REDIS_AOF_PORT", 16393);
+    public static int RedisRdbPort => Port("TEST_REDIS_RDB_PORT", 16394);
+    public static int BeanstalkdPort => Port("TEST_BEANSTALKD_PORT", 11301);
 
     public static string DataDirectory
     {
@@ -45,11 +48,17 @@ public static class TestServers
         ["TARANTOOL_PORT"] = TarantoolPort.ToString(),
         ["REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
         ["REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
+        ["REDIS_AOF_PORT"] = RedisAofPort.ToString(),
+        ["REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
+        ["BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["DATA_DIR"] = DataDirectory,
         ["TEST_PG_PORT"] = PostgresPort.ToString(),
         ["TEST_TARANTOOL_PORT"] = TarantoolPort.ToString(),
         ["TEST_REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
         ["TEST_REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
+        ["TEST_REDIS_AOF_PORT"] = RedisAofPort.ToString(),
+        ["TEST_REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
+        ["TEST_BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["TEST_DATA_DIR"] = DataDirectory,
         ["TEST_INSTANCES"] = "1",
     };
@@ -75,6 +84,10 @@ public static class TestServers
             $"--Tarantool:Port={TarantoolPort}",
             $"--Redis:Cache={RedisEndpoint(configured["Redis:Cache"], RedisCachePort)}",
             $"--Redis:Persistent={RedisEndpoint(configured["Redis:Persistent"], RedisPersistentPort)}",
+            $"--Redis:Aof={RedisEndpoint(configured["Redis:Aof"], RedisAofPort)}",
+            $"--Redis:Rdb={RedisEndpoint(configured["Redis:Rdb"], RedisRdbPort)}",
+            "--Beanstalkd:Host=127.0.0.1",
+            $"--Beanstalkd:Port={BeanstalkdPort}",
         ];
     }
 

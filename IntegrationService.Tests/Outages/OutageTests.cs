@@ -20,6 +20,11 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("tarantool", "/Author/GetAll?limit=1&storage=tarantool-memtx")]
     [InlineData("tarantool", "/item/1/locations?storage=tarantool-vinyl")]
     [InlineData("redis-persistent", "/item/1/locations?storage=postgres-redis-persistent")]
+    [InlineData("beanstalkd", "/depth/beanstalkd")]
+    [InlineData("redis-aof", "/depth/redis_aof")]
+    [InlineData("redis-rdb", "/depth/redis-rdb")]
+    [InlineData("postgres", "/depth/postgres")]
+    [InlineData("tarantool", "/depth/tarantool-vinyl")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);

@@ -6,19 +6,12 @@ namespace IntegrationService.Tests.Outages;
 internal static class ServerProcesses
 {
     /// <summary>
-    /// The server's processes ("postgres", "tarantool", "redis-persistent", "redis-cache"), from the
-    /// pid file script/services keeps; PostgreSQL with every backend.
+    /// The server's processes (a name script/services knows, e.g. "postgres", "redis-aof"): its main
+    /// process from <c>script/services pid</c>; PostgreSQL with every backend.
     /// </summary>
     public static async Task<List<int>> PidsAsync(string server)
     {
-        var file = server switch
-        {
-            "postgres" => "postgres/postmaster.pid",
-            "tarantool" => "tarantool/tarantool.pid",
-            _ => $"{server}/redis.pid",
-        };
-        // Read with cat: Tarantool holds a lock on its pid file that .NET's own open would respect.
-        var pid = int.Parse((await Processes.RunAsync("cat", Path.Combine(TestServers.DataDirectory, file))).Split('\n')[0].Trim());
+        var pid = int.Parse((await RepositoryRoot.ServicesAsync("pid", server)).Trim());
         var pids = new List<int> { pid };
         if (server == "postgres")
         {

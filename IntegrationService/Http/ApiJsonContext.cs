@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Queues;
 
 namespace IntegrationService.Http;
 
@@ -15,5 +16,7 @@ namespace IntegrationService.Http;
 [JsonSerializable(typeof(ReplaceLocationsRequest))]
 [JsonSerializable(typeof(OkResponse))]
 [JsonSerializable(typeof(ReadinessReport))]
+[JsonSerializable(typeof(QueueWriteResponse))]
+[JsonSerializable(typeof(QueueDepthResponse))]
 [JsonSerializable(typeof(IEnumerable<StorageDescription>))]
 public sealed partial class ApiJsonContext : JsonSerializerContext;

@@ -28,7 +28,7 @@ internal sealed class ProblemExceptionHandler(
 
         var problem = exception switch
         {
-            UnknownStorageException e => Invalid("storage", e.Message),
+            UnknownStorageException e => Invalid(e.Parameter, e.Message),
             UnknownLocationsException e => Invalid("LocationIds", e.Message),
             BadHttpRequestException e => new ProblemDetails { Status = e.StatusCode, Title = "Bad Request", Detail = e.Message },
             StorageUnavailableException e => Unavailable(context, e),

@@ -14,5 +14,9 @@ internal static class StoragesEndpoint
             string.Equals(a.Name, registry.DefaultName, StringComparison.OrdinalIgnoreCase))));
 
     private static string[] Serves(StorageArchitecture architecture) =>
-        [.. architecture.Authors is null ? Array.Empty<string>() : ["Author"], .. architecture.Items is null ? Array.Empty<string>() : ["Item"]];
+        [
+            .. architecture.Authors is null ? Array.Empty<string>() : ["Author"],
+            .. architecture.Items is null ? Array.Empty<string>() : ["Item"],
+            .. architecture.Queue is null ? Array.Empty<string>() : ["Queue"],
+        ];
 }

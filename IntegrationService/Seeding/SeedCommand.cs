@@ -31,11 +31,7 @@ public static class SeedCommand
             }
         }
 
-        var builder = Host.CreateApplicationBuilder();
-        builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        builder.AddStorage();
-        using var host = builder.Build();
-        await host.StartAsync();
+        using var host = await StorageHost.StartAsync();
 
         var total = Stopwatch.StartNew();
         var dataSet = ItemDataSetGenerator.Generate(seed, locations, items);

@@ -1,5 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Queues;
 
 namespace IntegrationService.Storage;
 
@@ -16,4 +17,8 @@ public sealed record StorageArchitecture(
     IAuthorStore? Authors,
     IItemStore? Items,
     IReadOnlyList<string> Backends,
-    IReadOnlyList<string> Caches);
+    IReadOnlyList<string> Caches)
+{
+    /// <summary>The message queue it serves (<c>/write/{queue}</c>, <c>/read/{queue}</c>), if any.</summary>
+    public IQueueStore? Queue { get; init; }
+}

@@ -1,5 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Queues;
 using IntegrationService.Storage.Limits;
 using Microsoft.Extensions.Options;
 
@@ -11,18 +12,37 @@ namespace IntegrationService.Storage;
 /// </summary>
 public sealed class StorageRegistry
 {
+    /// <summary>The original study's spellings of two queue names.</summary>
+    private static readonly Dictionary<string, string> QueueAliases = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["redis_aof"] = "redis-aof",
+        ["redis_rdb"] = "redis-rdb",
+    };
+
     private readonly Dictionary<string, (IAuthorStore? Authors, IItemStore? Items)> _byName;
+    private readonly Dictionary<string, (string Name, IQueueStore Store)> _queues;
 
     public StorageRegistry(IEnumerable<StorageArchitecture> architectures, IOptions<StorageOptions> options, BackendLimiter limiter)
     {
         All = architectures.OrderBy(a => a.Name, StringComparer.Ordinal).ToArray();
+        BackendPermits Permits(StorageArchitecture a) => new(
+            a.Backends.Order(StringComparer.Ordinal).Select(b => (b, limiter.For(b))).ToArray(), limiter.Limit);
         _byName = All.ToDictionary(a => a.Name, a =>
         {
-            var permits = new BackendPermits(
-                a.Backends.Order(StringComparer.Ordinal).Select(b => (b, limiter.For(b))).ToArray(), limiter.Limit);
+            var permits = Permits(a);
             return (a.Authors is null ? null : (IAuthorStore)new LimitedAuthorStore(a.Authors, permits),
                     a.Items is null ? null : (IItemStore)new LimitedItemStore(a.Items, permits));
         }, StringComparer.OrdinalIgnoreCase);
+        _queues = new(StringComparer.OrdinalIgnoreCase);
+        foreach (var a in All.Where(a => a.Queue is not null))
+        {
+            _queues[a.Name] = (a.Name, new LimitedQueueStore(a.Queue!, Permits(a)));
+        }
+        foreach (var (alias, name) in QueueAliases)
+        {
+            if (_queues.TryGetValue(name, out var queue)) _queues[alias] = queue;
+        }
+        QueueStorageNames = All.Where(a => a.Queue is not null).Select(a => a.Name).ToArray();
         DefaultName = options.Value.Default;
         AuthorStorageNames = All.Where(a => a.Authors is not null).Select(a => a.Name).ToArray();
         ItemStorageNames = All.Where(a => a.Items is not null).Select(a => a.Name).ToArray();
@@ -36,6 +56,14 @@ public sealed class StorageRegistry
     public IReadOnlyList<string> AuthorStorageNames { get; }
 
     public IReadOnlyList<string> ItemStorageNames { get; }
+
+    public IReadOnlyList<string> QueueStorageNames { get; }
+
+    /// <summary>The queue named by a route (an architecture name or an alias), and its canonical name.</summary>
+    public (string Name, IQueueStore Store) Queue(string? name) =>
+        name is not null && _queues.TryGetValue(name, out var queue)
+            ? queue
+            : throw new UnknownStorageException(name, "Queue", QueueStorageNames, "queue");
 
     public IAuthorStore Authors(string? name) =>
         Find(name).Authors ?? throw new UnknownStorageException(name, "Author", AuthorStorageNames);

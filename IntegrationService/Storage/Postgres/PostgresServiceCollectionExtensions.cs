@@ -19,12 +19,16 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<PostgresDatabase>();
         services.AddSingleton<PostgresAuthorStore>();
         services.AddSingleton<PostgresItemStore>();
+        services.AddSingleton<PostgresQueueStore>();
         services.AddSingleton<ILocationCatalog, PostgresLocationCatalog>();
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
         services.AddHostedService<PostgresSchemaInitializer>();
         services.AddSingleton(sp => new StorageArchitecture("postgres", Description, Durability,
-            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [BackendName], []));
+            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [BackendName], [])
+        {
+            Queue = sp.GetRequiredService<PostgresQueueStore>(),
+        });
         return services;
     }
 

@@ -24,3 +24,9 @@ create table if not exists item_locations (
     location_id bigint not null references locations (location_id),
     unique (item_id, location_id)
 );
+
+-- The postgres queue (/write/postgres, /read/postgres): a message per row, taken oldest first.
+create table if not exists queue_messages (
+    id   bigint generated always as identity primary key,
+    body bytea not null
+);

@@ -13,7 +13,15 @@ public sealed class RedisOptions
     [Required]
     public string Persistent { get; set; } = "127.0.0.1:16380";
 
-    /// <summary>Optional password for both instances (the AWS deployment sets one).</summary>
+    /// <summary>The redis-aof queue instance, <c>host:port</c> (AOF everysec, noeviction).</summary>
+    [Required]
+    public string Aof { get; set; } = "127.0.0.1:16381";
+
+    /// <summary>The redis-rdb queue instance, <c>host:port</c> (RDB snapshots, save 1 1, no AOF, noeviction).</summary>
+    [Required]
+    public string Rdb { get; set; } = "127.0.0.1:16382";
+
+    /// <summary>Optional password for every instance (the AWS deployment sets one).</summary>
     public string? Password { get; set; }
 
     /// <summary>Milliseconds one Redis call may take before it counts as unavailable.</summary>

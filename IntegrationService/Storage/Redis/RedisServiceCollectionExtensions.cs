@@ -17,7 +17,9 @@ public static class RedisServiceCollectionExtensions
         // The cache is an optimisation: without it, reads go to PostgreSQL, so its loss only degrades.
         services.AddHealthChecks()
             .AddBackend(RedisConnections.CacheName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cache), HealthStatus.Degraded)
-            .AddBackend(RedisConnections.PersistentName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent));
+            .AddBackend(RedisConnections.PersistentName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent))
+            .AddBackend(RedisConnections.AofName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Aof))
+            .AddBackend(RedisConnections.RdbName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Rdb));
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
         services.AddSingleton<IItemDataLoader, RedisCacheItemDataLoader>();
 
@@ -40,6 +42,17 @@ public static class RedisServiceCollectionExtensions
             null,
             new RedisPersistentItemStore(sp.GetRequiredService<RedisConnections>(), sp.GetRequiredService<ILocationCatalog>()),
             [RedisConnections.PersistentName, PostgresServiceCollectionExtensions.BackendName], []));
+        services.AddSingleton(sp => QueueArchitecture(sp.GetRequiredService<RedisConnections>().Aof,
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
+            "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " +
+            "noeviction with maxmemory 1gb: a full queue refuses writes (503) instead of dropping messages (the original study used allkeys-lru)."));
+        services.AddSingleton(sp => QueueArchitecture(sp.GetRequiredService<RedisConnections>().Rdb,
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
+            "save 1 1, no AOF: a crash of Redis or of its host loses what was written since the last snapshot (a second or more); " +
+            "noeviction with maxmemory 1gb: a full queue refuses writes (503) instead of dropping messages (the original study used allkeys-lru)."));
         return services;
     }
+
+    private static StorageArchitecture QueueArchitecture(RedisConnection redis, string description, string durability) =>
+        new(redis.Name, description, durability, null, null, [redis.Name], []) { Queue = new RedisQueueStore(redis) };
 }

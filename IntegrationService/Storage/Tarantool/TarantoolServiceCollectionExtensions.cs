@@ -31,6 +31,9 @@ public static class TarantoolServiceCollectionExtensions
     {
         var connection = services.GetRequiredService<TarantoolConnection>();
         return new StorageArchitecture(name, description, Durability,
-            new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine), [TarantoolHealthCheck.BackendName], []);
+            new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine), [TarantoolHealthCheck.BackendName], [])
+        {
+            Queue = new TarantoolQueueStore(connection, engine),
+        };
     }
 }

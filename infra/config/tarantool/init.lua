@@ -136,23 +136,72 @@ function bulk_replace(space_name, tuples)
     return #tuples
 end
 
--- Deletes by primary key and tells whether the tuple existed: vinyl's delete is blind and
--- returns nothing, so the API's 404 needs the read in the same transaction. Vinyl aborts that
--- transaction when another one changed the same key meanwhile (concurrent deletes or updates of
--- one author); it is then retried, so the caller sees one winner and "did not exist" for the rest.
-function delete_existing(space_name, id)
-    local space = box.space[space_name]
-    for _ = 1, 16 do
+-- Runs work(...) in a transaction and returns its result. Vinyl aborts a transaction when
+-- another one changed what it read meanwhile (a conflict); the work is then retried, up to
+-- `attempts` times, so callers see one winner and the state it left for the rest.
+local function in_transaction(attempts, work, ...)
+    for _ = 1, attempts do
         box.begin()
-        local ok, result = pcall(function()
-            local old = space:get(id)
-            if old ~= nil then space:delete(id) end
+        local ok, result = pcall(work, ...)
+        if ok then
             box.commit()
-            return old ~= nil
-        end)
-        if ok then return result end
+            return result
+        end
         box.rollback()
         if type(result) ~= 'cdata' or result.code ~= box.error.TRANSACTION_CONFLICT then error(result) end
     end
     box.error(box.error.TRANSACTION_CONFLICT)
+end
+
+-- Deletes by primary key and tells whether the tuple existed: vinyl's delete is blind and
+-- returns nothing, so the API's 404 needs the read in the same transaction (concurrent deletes
+-- or updates of one author conflict on vinyl and are retried).
+local function delete_if_present(space, id)
+    local old = space:get(id)
+    if old ~= nil then space:delete(id) end
+    return old ~= nil
+end
+
+function delete_existing(space_name, id)
+    return in_transaction(16, delete_if_present, box.space[space_name], id)
+end
+
+-- Queues (/write/tarantool-memtx, /read/tarantool-vinyl, …): a FIFO space per engine, a message
+-- per tuple {id, body}; ids from a sequence, so the oldest message has the smallest id.
+local queue_format = {
+    { name = 'id', type = 'unsigned' },
+    { name = 'body', type = 'string' },
+}
+for _, engine in ipairs({ 'memtx', 'vinyl' }) do
+    local queue = box.schema.space.create('queue_' .. engine,
+        { engine = engine, format = queue_format, if_not_exists = true })
+    box.schema.sequence.create('queue_' .. engine .. '_seq', { if_not_exists = true })
+    queue:create_index('primary', { parts = { 'id' }, sequence = 'queue_' .. engine .. '_seq',
+        if_not_exists = true })
+end
+
+-- Appends a message; returns its id.
+function queue_put(engine, body)
+    return box.space['queue_' .. engine]:insert({ box.NULL, body })[1]
+end
+
+-- Takes the oldest message (its tuple, or nil when the queue is empty): the read and the delete
+-- in one transaction. memtx does not yield between them, so two takers never get the same tuple;
+-- vinyl may yield on the read, and then aborts the later of two transactions that took the same
+-- tuple (a conflict), which is retried: each message is taken once.
+local function take_oldest(space)
+    local tuple = space.index.primary:min()
+    if tuple ~= nil then space:delete(tuple[1]) end
+    return tuple
+end
+
+function queue_take(engine)
+    return in_transaction(64, take_oldest, box.space['queue_' .. engine])
+end
+
+-- Messages waiting. vinyl has no exact len(); count() scans (fine for the benchmark's start and end).
+function queue_depth(engine)
+    local space = box.space['queue_' .. engine]
+    if space.engine == 'memtx' then return space:len() end
+    return space:count()
 end

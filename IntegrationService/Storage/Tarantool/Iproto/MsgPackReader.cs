@@ -110,6 +110,13 @@ public ref struct MsgPackReader(ReadOnlySpan<byte> buffer)
     /// <summary>Reads a str, or null for nil.</summary>
     public string? ReadString()
     {
+        var utf8 = ReadStringUtf8(out var isNil);
+        return isNil ? null : Encoding.UTF8.GetString(utf8);
+    }
+
+    /// <summary>A str's UTF-8 bytes as a slice of the buffer (valid as long as the buffer is); nil sets <paramref name="isNil"/>.</summary>
+    public ReadOnlySpan<byte> ReadStringUtf8(out bool isNil)
+    {
         var code = ReadByte();
         int length = code switch
         {
@@ -120,7 +127,8 @@ public ref struct MsgPackReader(ReadOnlySpan<byte> buffer)
             MsgPackCode.Str32 => checked((int)BinaryPrimitives.ReadUInt32BigEndian(Take(4))),
             _ => throw Unexpected("string", code),
         };
-        return length < 0 ? null : Encoding.UTF8.GetString(Take(length));
+        isNil = length < 0;
+        return isNil ? default : Take(length);
     }
 
     /// <summary>The bin payload as a slice of the buffer (valid as long as the buffer is).</summary>

@@ -130,6 +130,14 @@ public ref struct MsgPackWriter(IBufferWriter<byte> output)
         _output.Advance(length);
     }
 
+    /// <summary>Writes a str from bytes that are already UTF-8 (no round trip through a string).</summary>
+    public readonly void WriteStringUtf8(ReadOnlySpan<byte> utf8)
+    {
+        WriteLengthHeader(utf8.Length, MsgPackCode.MinFixStr, 31, MsgPackCode.Str8, MsgPackCode.Str16, MsgPackCode.Str32);
+        utf8.CopyTo(_output.GetSpan(utf8.Length));
+        _output.Advance(utf8.Length);
+    }
+
     public readonly void WriteBinary(ReadOnlySpan<byte> value)
     {
         var length = value.Length;

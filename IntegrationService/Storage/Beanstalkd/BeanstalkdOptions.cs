@@ -1,0 +1,21 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace IntegrationService.Storage.Beanstalkd;
+
+/// <summary>Configuration section "Beanstalkd".</summary>
+public sealed class BeanstalkdOptions
+{
+    [Required]
+    public string Host { get; set; } = "127.0.0.1";
+
+    [Range(1, 65535)]
+    public int Port { get; set; } = 11300;
+
+    /// <summary>The tube the queue lives in.</summary>
+    [Required]
+    public string Tube { get; set; } = "default";
+
+    /// <summary>Milliseconds one call may take before it counts as unavailable.</summary>
+    [Range(10, 60_000)]
+    public int TimeoutMs { get; set; } = 1000;
+}

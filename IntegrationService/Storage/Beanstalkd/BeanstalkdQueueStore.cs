@@ -1,0 +1,74 @@
+using IntegrationService.Queues;
+using IntegrationService.Storage.Beanstalkd.Client;
+
+namespace IntegrationService.Storage.Beanstalkd;
+
+/// <summary>
+/// The beanstalkd queue: put to write; reserve-with-timeout 0 and delete to read (an empty tube
+/// answers at once). The client's failures become <see cref="StorageUnavailableException"/>.
+/// A job whose delete is in doubt (the connection broke after the reserve) is still returned:
+/// if the delete did not happen, beanstalkd releases the job when the connection closes and it is
+/// delivered again — at least once, never lost.
+/// </summary>
+public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore
+{
+    public const string BackendName = "beanstalkd";
+
+    public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return checked((long)await client.PutAsync(message, cancellationToken));
+        }
+        catch (BeanstalkdException e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
+        }
+    }
+
+    public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
+    {
+        BeanstalkdJob? job;
+        try
+        {
+            job = await client.ReserveAsync(cancellationToken);
+        }
+        catch (BeanstalkdException e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
+        }
+        if (job is null) return null;
+        try
+        {
+            await client.DeleteAsync(job.Id, cancellationToken);
+        }
+        catch (BeanstalkdUnavailableException)
+        {
+            // In doubt: see the class summary.
+        }
+        return new QueueMessage(checked((long)job.Id), job.Body);
+    }
+
+    public async Task<long> CountAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await client.ReadyCountAsync(cancellationToken);
+        }
+        catch (BeanstalkdException e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
+        }
+    }
+
+    /// <summary>
+    /// Unreachable, or refusing for now (out of memory, draining, an internal error): 503. A
+    /// malformed exchange is a bug and stays one.
+    /// </summary>
+    private static bool IsUnavailable(BeanstalkdException e) =>
+        e is BeanstalkdUnavailableException
+        || e is BeanstalkdProtocolException { Reply: "OUT_OF_MEMORY" or "DRAINING" or "INTERNAL_ERROR" };
+
+    private static StorageUnavailableException Unavailable(BeanstalkdException e) =>
+        new(BackendName, e is BeanstalkdUnavailableException ? e.Message : $"refused: {e.Message}", e);
+}

@@ -1,0 +1,25 @@
+using IntegrationService.Queues;
+
+namespace IntegrationService.Storage.Limits;
+
+/// <summary>An architecture's queue behind its backends' concurrency limits (<see cref="BackendLimiter"/>).</summary>
+internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permits) : IQueueStore
+{
+    public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        using var lease = permits.Acquire();
+        return await inner.EnqueueAsync(message, cancellationToken);
+    }
+
+    public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
+    {
+        using var lease = permits.Acquire();
+        return await inner.DequeueAsync(cancellationToken);
+    }
+
+    public async Task<long> CountAsync(CancellationToken cancellationToken)
+    {
+        using var lease = permits.Acquire();
+        return await inner.CountAsync(cancellationToken);
+    }
+}

@@ -1,0 +1,59 @@
+using IntegrationService.Queues;
+using IntegrationService.Storage.Tarantool.Iproto;
+
+namespace IntegrationService.Storage.Tarantool;
+
+/// <summary>
+/// A FIFO space per engine (queue_memtx, queue_vinyl), written and taken by init.lua's stored
+/// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua).
+/// </summary>
+public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
+{
+    public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
+    {
+        using var response = await connection.SendAsync(IprotoCode.Call, (engine, message), WritePut, cancellationToken);
+        var reader = response.ReadData();
+        reader.ReadArrayHeader();
+        return reader.ReadInt64();
+    }
+
+    public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
+    {
+        using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteTake, cancellationToken);
+        var reader = response.ReadData();
+        if (reader.ReadArrayHeader() == 0 || reader.TryReadNil()) return null;
+        // The tuple {id, body}.
+        var fields = reader.ReadArrayHeader();
+        var id = reader.ReadInt64();
+        var body = reader.ReadStringUtf8(out _).ToArray();
+        for (var f = 2; f < fields; f++) reader.Skip();
+        return new QueueMessage(id, body);
+    }
+
+    public async Task<long> CountAsync(CancellationToken cancellationToken)
+    {
+        using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteDepth, cancellationToken);
+        var reader = response.ReadData();
+        reader.ReadArrayHeader();
+        return reader.ReadInt64();
+    }
+
+    private static void WritePut(ref MsgPackWriter writer, (string Engine, ReadOnlyMemory<byte> Message) call)
+    {
+        IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "queue_put");
+        writer.WriteArrayHeader(2);
+        writer.WriteString(call.Engine);
+        writer.WriteStringUtf8(call.Message.Span);
+    }
+
+    private static void WriteTake(ref MsgPackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_take", engine);
+
+    private static void WriteDepth(ref MsgPackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_depth", engine);
+
+    private static void WriteEngineCall(ref MsgPackWriter writer, string function, string engine)
+    {
+        IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, function);
+        writer.WriteArrayHeader(1);
+        writer.WriteString(engine);
+    }
+}
