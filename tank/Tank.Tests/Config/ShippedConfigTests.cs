@@ -26,6 +26,20 @@ public sealed class ShippedConfigTests
         Assert.NotEmpty(config.Autostop);
     }
 
+    [Theory]
+    [InlineData("queue-write")]
+    [InlineData("queue-read")]
+    [InlineData("queue-mixed")]
+    public void EveryQueueScenarioHasAConfigForItsOwnAmmo(string scenario)
+    {
+        var config = LoadConfigReader.Read(Path.Combine(TankDir(), "configs", scenario + ".yaml"));
+        Assert.Equal($"ammo/{scenario}.ammo", config.AmmoFile);
+        Assert.Equal(Tank.Ammo.AmmoFormat.Phantom, config.AmmoType);
+        Assert.Contains(config.Autostop, a => a.Text.StartsWith("limit(", StringComparison.Ordinal));
+        // An empty queue answers 204 at once: a read run stops when its queue has run dry.
+        Assert.Equal(scenario == "queue-read", config.Autostop.Any(a => a.Text == "http(204,10%,5s)"));
+    }
+
     [Fact]
     public void ShootexecConfigHasNoActivePhantom()
     {

@@ -17,11 +17,11 @@ public sealed class RunDirectory : IDisposable
     public string Read(string file) => File.ReadAllText(System.IO.Path.Combine(Path, file));
 
     /// <summary>
-    /// One run: <paramref name="latencyMsAt"/> gives each second's latency; <paramref name="rpsAt"/> its rate.
-    /// Requests leave evenly within each second.
+    /// One run: <paramref name="latencyMsAt"/> gives each second's latency; <paramref name="rpsAt"/> its rate;
+    /// <paramref name="httpAt"/> its HTTP code (200 by default). Requests leave evenly within each second.
     /// </summary>
     public string Run(string storage, string scenario, int seconds, Func<int, int> rpsAt, Func<int, double> latencyMsAt,
-        string? schedule = null, IReadOnlyList<CpuUsage>? cpu = null, string under = "runs")
+        string? schedule = null, IReadOnlyList<CpuUsage>? cpu = null, string under = "runs", Func<int, int>? httpAt = null)
     {
         var dir = System.IO.Path.Combine(Path, under, storage, scenario);
         Directory.CreateDirectory(dir);
@@ -30,11 +30,12 @@ public sealed class RunDirectory : IDisposable
         {
             var rps = rpsAt(s);
             var us = (long)(latencyMsAt(s) * 1000);
+            var http = httpAt?.Invoke(s) ?? 200;
             for (var i = 0; i < rps; i++)
             {
                 // Sent early enough in the second that the answer completes within it.
                 var ms = (long)(i * (1000.0 - us / 1000.0 - 1) / rps);
-                phout.Append(CultureInfo.InvariantCulture, $"{StartUnixSeconds + s}.{Math.Max(0, ms):000}\t{scenario}\t{us}\t10\t10\t{us - 30}\t10\t{us}\t100\t200\t0\t200\n");
+                phout.Append(CultureInfo.InvariantCulture, $"{StartUnixSeconds + s}.{Math.Max(0, ms):000}\t{scenario}\t{us}\t10\t10\t{us - 30}\t10\t{us}\t100\t200\t0\t{http}\n");
             }
         }
         File.WriteAllText(System.IO.Path.Combine(dir, "phout.log"), phout.ToString());

@@ -51,6 +51,16 @@ public sealed class ResponseParserTests
     }
 
     [Fact]
+    public void NoContentEndsWithItsHeadersAndKeepsTheConnection()
+    {
+        // What an empty queue answers: 204 without Content-Length (Kestrel sends none), so no body may be awaited.
+        var parser = FeedBytewise("HTTP/1.1 204 No Content\r\nDate: Mon, 01 Jan 2024 00:00:00 GMT\r\nServer: Kestrel\r\n\r\n");
+        Assert.True(parser.IsComplete);
+        Assert.Equal(204, parser.Status);
+        Assert.False(parser.CloseAfter);
+    }
+
+    [Fact]
     public void NotHttpIsRejected()
     {
         var parser = new ResponseParser();

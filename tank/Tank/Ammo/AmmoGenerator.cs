@@ -6,7 +6,8 @@ namespace Tank.Ammo;
 /// <summary>
 /// Produces the requests of a scenario against the service's routes: the Author API's Save/Get
 /// (query-string id and storage) and the items API's GET/POST /item/{id}/locations, each request
-/// naming its architecture with ?storage=.
+/// naming its architecture with ?storage=; and the queue routes GET /write/{queue} and
+/// GET /read/{queue}, where the architecture is the path segment itself.
 /// </summary>
 public static class AmmoGenerator
 {
@@ -14,7 +15,7 @@ public static class AmmoGenerator
     {
         var random = new SplitMix64(options.Seed);
         var tag = options.Scenario.Name();
-        var storage = Uri.EscapeDataString(options.Storage);
+        var storage = Uri.EscapeDataString(options.Storage); // escapes '/' too, so it is safe as a path segment as well
         for (long i = 0; i < options.Count; i++)
         {
             var spec = options.Scenario switch
@@ -23,7 +24,13 @@ public static class AmmoGenerator
                 Scenario.AuthorRead => AuthorGet(options, storage, random),
                 Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random) : AuthorSave(options, storage, random),
                 Scenario.ItemRead => ItemGet(options, storage, random),
-                _ => ItemPost(options, storage, random),
+                Scenario.ItemWrite => ItemPost(options, storage, random),
+                Scenario.QueueWrite => QueueWrite(options, storage),
+                Scenario.QueueRead => QueueRead(options, storage),
+                // Strictly write, read, write, read…: the queue stays short, so the reads measure
+                // taking a message, not an empty queue and not a queue grown deep. (With an odd
+                // count, a runner that loops over the file sends two writes in a row at the seam.)
+                _ => i % 2 == 0 ? QueueWrite(options, storage) : QueueRead(options, storage),
             };
             yield return (spec, tag);
         }
@@ -48,6 +55,11 @@ public static class AmmoGenerator
         var body = "{\"LocationIds\":[" + string.Join(",", ids.Select(id => id.ToString(CultureInfo.InvariantCulture))) + "]}";
         return Post($"/item/{item}/locations?storage={storage}", o, Encoding.UTF8.GetBytes(body));
     }
+
+    // A bodiless GET, as the original siege study sent: the service makes up the message.
+    private static HttpRequestSpec QueueWrite(AmmoOptions o, string queue) => Get($"/write/{queue}", o);
+
+    private static HttpRequestSpec QueueRead(AmmoOptions o, string queue) => Get($"/read/{queue}", o);
 
     private static long ItemId(AmmoOptions o, SplitMix64 random) =>
         o.HotKey ? AmmoOptions.HotItemId : random.Range(1, o.Items);

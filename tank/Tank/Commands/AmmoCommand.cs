@@ -26,7 +26,7 @@ public static class AmmoCommand
         var output = args.Require("out");
         args.Reject();
         if (!scenario.Allows(format))
-            throw new TankInputException($"scenario {scenario.Name()} cannot be written as {format.Name()} ammo (uri holds GETs, uripost POSTs; use phantom)");
+            throw new TankInputException($"scenario {scenario.Name()} cannot be written as {format.Name()} ammo (uri holds GETs, uripost POSTs, phantom both)");
 
         var temp = output + ".tmp";
         using (var stream = new BufferedStream(File.Create(temp), 1 << 16))

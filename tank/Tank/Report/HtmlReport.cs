@@ -52,14 +52,17 @@ public static class HtmlReport
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();
         if (durability.Count > 0) Table(html, ["architecture", "durability"], durability.Select(r => new[] { r.Storage, r.Durability! }).ToList());
         html.AppendLine("<h2>Every run</h2><p>Latencies in ms.</p>");
-        Table(html, ReportText.RunColumns, runs.Select(ReportText.RunRow).ToList());
+        Table(html, ReportText.RunColumns(runs), ReportText.RunRows(runs));
+        if (ReportText.HasQueueDepth(runs)) html.AppendLine($"<p>{Enc(ReportSections.QueueDepthMethod)}</p>");
         html.AppendLine("<h2>Over time</h2>");
         foreach (var run in runs)
         {
             html.AppendLine($"<h3>{Enc(run.Storage)} · {Enc(run.Scenario)}</h3><p>schedule <code>{Enc(run.Schedule ?? "unknown")}</code> ({Enc(run.LoadType)})" +
                             $"{(run.WarmupSchedule is null ? "" : $", after a warm-up of <code>{Enc(run.WarmupSchedule)}</code>")}" +
                             $"{(run.Autostop is null ? "" : $"; stopped by autostop: {Enc(run.Autostop)}")}" +
-                            $"{(run.ColdStart is null ? "" : $"; <strong style=\"color:#b00\">⚠ {Enc(run.ColdStart.Explain(run))}</strong>")}</p>");
+                            $"{(run.ColdStart is null ? "" : $"; <strong style=\"color:#b00\">⚠ {Enc(run.ColdStart.Explain(run))}</strong>")}" +
+                            $"{(run.Queue is null ? "" : $"; {Enc(ReportText.QueueDepthColumn)}: {Enc(ReportText.QueueDepth(run))}")}" +
+                            $"{(run.QueueRanDry ? $"; <strong style=\"color:#b00\">⚠ Queue ran dry: {Enc(ReportSections.QueueDry(run))}</strong>" : "")}</p>");
             html.AppendLine(runSvgs[run.Id]);
         }
         return html.AppendLine("</body></html>").ToString();

@@ -49,11 +49,13 @@ public static class MarkdownReport
             Table(md, ["architecture", "durability (from meta.json)"], durability.Select(r => new[] { r.Storage, r.Durability! }).ToList());
         }
         md.AppendLine().AppendLine("## Every run").AppendLine();
-        Table(md, ReportText.RunColumns, runs.Select(ReportText.RunRow).ToList());
+        Table(md, ReportText.RunColumns(runs), ReportText.RunRows(runs));
+        if (ReportText.HasQueueDepth(runs)) md.AppendLine().AppendLine(ReportSections.QueueDepthMethod);
         md.AppendLine().AppendLine("Latencies in ms. Schedules:").AppendLine();
         foreach (var run in runs)
             md.AppendLine($"- {run.Storage} · {run.Scenario}: `{run.Schedule ?? "unknown"}` ({run.LoadType}){(run.WarmupSchedule is null ? "" : $", after a warm-up of `{run.WarmupSchedule}`")}" +
-                          $"{(run.Autostop is null ? "" : $" — stopped by autostop: {run.Autostop}")}{(run.ColdStart is null ? "" : " — ⚠ measured cold")}");
+                          $"{(run.Autostop is null ? "" : $" — stopped by autostop: {run.Autostop}")}{(run.ColdStart is null ? "" : " — ⚠ measured cold")}" +
+                          $"{(run.QueueRanDry ? " — ⚠ queue ran dry" : "")}");
         md.AppendLine().AppendLine("## Over time").AppendLine();
         foreach (var run in runs)
             md.AppendLine($"### {run.Storage} · {run.Scenario}").AppendLine().AppendLine($"![{run.Id}](charts/{run.Id}.svg)").AppendLine();

@@ -12,7 +12,7 @@ public static class ReportBuilder
     {
         var input = ReportInput.Discover(directory);
         var runs = input.Runs
-            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs))
+            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs) with { Queue = r.Queue })
             .ToList();
         var generated = DateTimeOffset.UtcNow;
         var comparison = ComparisonChart.Render(runs, sloMs);

@@ -4,9 +4,11 @@ namespace Tank.Report;
 
 /// <summary>
 /// A run directory as script/bench lays it out:
-/// <c>environment.json</c> and <c>runs/&lt;storage&gt;/&lt;scenario&gt;/{phout.log, stats.log, load.yaml, ammo.txt, meta.json}</c>.
+/// <c>environment.json</c> and <c>runs/&lt;storage&gt;/&lt;scenario&gt;/{phout.log, stats.log, load.yaml, ammo.txt, meta.json}</c>,
+/// plus <c>queue.json</c> for queue scenarios.
 /// </summary>
-public sealed record ReportInput(string Directory, JsonElement? Environment, IReadOnlyList<(string Storage, string Scenario, string Dir, RunMeta? Meta)> Runs)
+public sealed record ReportInput(string Directory, JsonElement? Environment,
+    IReadOnlyList<(string Storage, string Scenario, string Dir, RunMeta? Meta, QueueDepth? Queue)> Runs)
 {
     public static ReportInput Discover(string directory)
     {
@@ -21,7 +23,7 @@ public sealed record ReportInput(string Directory, JsonElement? Environment, IRe
                 var meta = ReadMeta(Path.Combine(dir!, "meta.json"));
                 var scenario = meta?.Scenario ?? Path.GetFileName(dir)!;
                 var storage = meta?.Storage ?? Path.GetFileName(Path.GetDirectoryName(dir))!;
-                return (storage, scenario, dir!, meta);
+                return (storage, scenario, dir!, meta, QueueDepth.TryRead(dir!));
             })
             .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)
             .ToList();

@@ -9,8 +9,24 @@ public static class ReportSections
     public static List<string> Warnings(IReadOnlyList<RunAnalysis> runs, IReadOnlyList<CrossCheck> crossChecks) =>
     [
         .. runs.Where(r => r.ColdStart is not null).Select(r => "Cold start: " + r.ColdStart!.Explain(r) + "."),
+        .. runs.Where(r => r.QueueRanDry).Select(r => "Queue ran dry: " + QueueDry(r) + "."),
         .. crossChecks.Where(c => !c.Agree).Select(c => $"Cross-check: {c.Storage} {c.Endpoint}: {c.Verdict()}."),
     ];
+
+    /// <summary>Why a dry queue-read run misleads: after the queue emptied, its answers were 204s, not reads.</summary>
+    public static string QueueDry(RunAnalysis r)
+    {
+        var queue = r.Queue!;
+        var held = queue.DepthStart is { } start ? $"held {start.ToString(CultureInfo.InvariantCulture)} messages when the run began and " : "";
+        return $"{r.Storage} · {r.Scenario}: the queue {(queue.Queue is { Length: > 0 } name && name != r.Storage ? name + " " : "")}{held}none when it ended, " +
+               $"so its reads after that point measured empty-queue answers (204 No Content: {r.NoContentAnswers.ToString(CultureInfo.InvariantCulture)} " +
+               $"of {r.Requests.ToString(CultureInfo.InvariantCulture)} answers), not taking a message; prefill more messages or read for a shorter time";
+    }
+
+    public static string QueueDepthMethod =>
+        $"\"{ReportText.QueueDepthColumn}\": messages waiting in the queue when the measured run began and when it ended, and the messages " +
+        "the bench put in before it (queue.json beside the run's meta.json; ? = not recorded). A queue-read run that ends at 0 is flagged: " +
+        "an empty queue answers 204 No Content at once, so from then on it measured empty-queue answers, not reads.";
 
     /// <summary>Process names in the order the runs first list them (service, servers, tank).</summary>
     public static List<string> CpuProcesses(IReadOnlyList<RunAnalysis> runs) =>

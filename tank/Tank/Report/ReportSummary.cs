@@ -51,6 +51,15 @@ public static class ReportSummary
                     us_per_request = Math.Round(r.CpuUsPerRequest(c), 2),
                     percent_of_cores = Math.Round(r.CpuPercentOfCores(c), 1),
                 }),
+                queue = r.Queue is not { } q ? null : new
+                {
+                    queue = q.Queue,
+                    depth_start = q.DepthStart,
+                    depth_end = q.DepthEnd,
+                    prefilled = q.Prefilled,
+                    ran_dry = r.QueueRanDry,
+                    no_content_answers = r.NoContentAnswers,
+                },
                 cpu_wall_s = r.CpuWallSeconds,
                 cores = r.Cores,
             }),

@@ -16,26 +16,52 @@ public static class ReportText
     public static string Codes(IReadOnlyDictionary<int, long> codes, bool net) =>
         string.Join(", ", codes.Where(c => net ? c.Key != 0 : c.Key is 0 or >= 400).Select(c => $"{c.Key}: {c.Value}")) is { Length: > 0 } s ? s : "—";
 
-    public static readonly string[] RunColumns =
-        ["architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99"];
+    public const string QueueDepthColumn = "queue depth start → end";
 
-    public static string[] RunRow(RunAnalysis r) =>
+    /// <summary>The queue-depth column only appears when some run has a queue.json.</summary>
+    public static bool HasQueueDepth(IReadOnlyList<RunAnalysis> runs) => runs.Any(r => r.Queue is not null);
+
+    public static string[] RunColumns(IReadOnlyList<RunAnalysis> runs) =>
+    [
+        "architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99",
+        .. HasQueueDepth(runs) ? new[] { QueueDepthColumn } : [],
+    ];
+
+    public static List<string[]> RunRows(IReadOnlyList<RunAnalysis> runs)
+    {
+        var queueDepth = HasQueueDepth(runs);
+        return runs.Select(r => RunRow(r, queueDepth)).ToList();
+    }
+
+    public static string[] RunRow(RunAnalysis r, bool queueDepth) =>
     [
         r.Storage, r.Scenario, r.Requests.ToString(CultureInfo.InvariantCulture), Rps(r.AchievedRps), Ms(r.MeanMs),
         .. PhoutAnalyzer.Quantiles.Select(q => Ms(r.QuantilesMs[q.Name])), Ms(r.MaxMs),
         $"{r.Errors} ({(r.ErrorRate * 100).ToString("0.###", CultureInfo.InvariantCulture)} %)",
         Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Sustained(r),
         Ms(r.SendLatenessP99Us / 1000.0),
+        .. queueDepth ? new[] { QueueDepth(r) } : [],
     ];
 
-    /// <summary>Architecture × scenario: "max rps under the SLO / p99 ms", like the Go benchmark's summary.</summary>
+    /// <summary>"123456 → 789 (prefilled 123000)", "?" for a figure not recorded, "—" without queue.json; a dry read run says so.</summary>
+    public static string QueueDepth(RunAnalysis r)
+    {
+        if (r.Queue is not { } q) return "—";
+        static string N(long? n) => n?.ToString(CultureInfo.InvariantCulture) ?? "?";
+        return $"{N(q.DepthStart)} → {N(q.DepthEnd)}{(q.Prefilled is { } p ? $" (prefilled {N(p)})" : "")}{(r.QueueRanDry ? " ⚠ ran dry" : "")}";
+    }
+
+    /// <summary>
+    /// Architecture × scenario: "max rps under the SLO / p99 ms", like the Go benchmark's summary. A
+    /// queue-read run whose queue ran dry is marked: its figures are partly empty-queue answers.
+    /// </summary>
     public static (string[] Header, List<string[]> Rows) Summary(IReadOnlyList<RunAnalysis> runs)
     {
         var scenarios = runs.Select(r => r.Scenario).Distinct().OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s).ToList();
         var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}" : "—")).ToArray()).ToList();
+                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
         return (header, rows);
     }
 
@@ -59,6 +85,7 @@ public static class ReportText
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
         $"Latency is Tank's interval_real (connect + send + wait + receive). \"max rps @ SLO\" is the highest rate held in at least " +
         $"{PhoutAnalyzer.SustainWindowSeconds - 1} of {PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400; " +
+        $"any other answer, 201 Created and an empty queue's 204 No Content included, is a success; " +
         $"one stray second over the SLO, which shared cores produce now and then, does not void the seconds around it; two in three do), " +
         $"seconds bucketed by response completion as Tank does. \"≥ N\" means the SLO still held at the top of the ramp: " +
         $"the architecture's limit lies beyond what was planned.";

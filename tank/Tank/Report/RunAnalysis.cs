@@ -1,3 +1,4 @@
+using Tank.Ammo;
 using Tank.Cpu;
 
 namespace Tank.Report;
@@ -41,6 +42,19 @@ public sealed record RunAnalysis
     public int Cores { get; init; }
     /// <summary>Set when the first seconds were far slower than the rest: the run was measured cold.</summary>
     public ColdStart? ColdStart { get; init; }
+
+    /// <summary>A queue run's depth at its start and end (queue.json); null for other runs or when not recorded.</summary>
+    public QueueDepth? Queue { get; init; }
+
+    /// <summary>
+    /// A queue-read run whose queue was empty at the end: from the moment it emptied its reads were
+    /// answered 204 at once, so its latencies and rate stop measuring reads. (A queue-mixed run
+    /// writes as much as it reads and usually ends near 0, which is what it is meant to do.)
+    /// </summary>
+    public bool QueueRanDry => Scenario == Ammo.Scenario.QueueRead.Name() && Queue?.RanDry == true;
+
+    /// <summary>Answers 204 No Content: for a queue read, the queue was empty.</summary>
+    public long NoContentAnswers => HttpCodes.GetValueOrDefault(204);
 
     /// <summary>CPU microseconds one request cost this process.</summary>
     public double CpuUsPerRequest(CpuUsage usage) => Requests == 0 ? 0 : usage.Seconds * 1e6 / Requests;
