@@ -10,7 +10,8 @@ namespace IntegrationService.Tests.Outages;
 /// next ones at once with 503, Retry-After and a ProblemDetails naming the backend, instead of
 /// queueing them; architectures on other backends keep serving; once the backend drains, every
 /// permit is back. The backend is held full deterministically by stopping it (SIGSTOP) under
-/// exactly <see cref="Limit"/> requests, on a service configured with that small limit.
+/// exactly <see cref="Limit"/> requests, on a service configured with that small limit and no queue
+/// (the queue is covered by Unit/BackendLimitTests).
 /// </summary>
 [Collection("Outages")]
 public sealed class OverloadTests(OverloadTests.LimitedService service) : IClassFixture<OverloadTests.LimitedService>
@@ -22,7 +23,7 @@ public sealed class OverloadTests(OverloadTests.LimitedService service) : IClass
         // A long Tarantool timeout: the admitted requests must still hold their permits while the
         // refused ones are checked, however slow the machine.
         protected override IEnumerable<string> ExtraArguments =>
-            [$"--Storage:MaxConcurrentRequestsPerBackend={Limit}", "--Tarantool:RequestTimeoutMs=60000"];
+            [$"--Storage:MaxConcurrentRequestsPerBackend={Limit}", "--Storage:MaxQueuedRequestsPerBackend=0", "--Tarantool:RequestTimeoutMs=60000"];
     }
 
     private HttpClient Client => service.Client;

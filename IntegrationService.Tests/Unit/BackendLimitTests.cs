@@ -9,7 +9,8 @@ namespace IntegrationService.Tests.Unit;
 /// The concurrency limit per backend server, on stores that answer only when the test says so:
 /// calls beyond the limit are refused at once, architectures on the same server share its limit,
 /// other servers are not affected, an architecture on two servers needs a permit from both, and
-/// every permit comes back whether the call succeeds or fails.
+/// every permit comes back whether the call succeeds or fails; with a queue, calls beyond the limit
+/// wait their turn, oldest first, and are refused when the queue is full or their wait runs out.
 /// </summary>
 public sealed class BackendLimitTests
 {
@@ -39,10 +40,17 @@ public sealed class BackendLimitTests
     private readonly HeldItems _memtx = new(), _vinyl = new(), _postgres = new(), _persistent = new();
     private readonly StorageRegistry _registry;
 
-    public BackendLimitTests()
+    public BackendLimitTests() => _registry = Registry(queue: 0, waitMs: 1000);
+
+    private StorageRegistry Registry(int queue, int waitMs)
     {
-        var options = Options.Create(new StorageOptions { MaxConcurrentRequestsPerBackend = Limit });
-        _registry = new StorageRegistry(
+        var options = Options.Create(new StorageOptions
+        {
+            MaxConcurrentRequestsPerBackend = Limit,
+            MaxQueuedRequestsPerBackend = queue,
+            MaxQueueWaitMs = waitMs,
+        });
+        return new StorageRegistry(
             [
                 new StorageArchitecture("tarantool-memtx", "", "", null, _memtx, ["tarantool"], []),
                 new StorageArchitecture("tarantool-vinyl", "", "", null, _vinyl, ["tarantool"], []),
@@ -52,7 +60,44 @@ public sealed class BackendLimitTests
             options, new BackendLimiter(options));
     }
 
-    private Task<IReadOnlyList<Location>> Get(string storage) => _registry.Items(storage).GetLocationsAsync(1, CancellationToken.None);
+    private Task<IReadOnlyList<Location>> Get(string storage) => Get(_registry, storage);
+
+    private static Task<IReadOnlyList<Location>> Get(StorageRegistry registry, string storage) =>
+        registry.Items(storage).GetLocationsAsync(1, CancellationToken.None);
+
+    [Fact]
+    public async Task WithAQueueCallsBeyondTheLimitWaitTheirTurnAndBeyondTheQueueAreRefusedAtOnce()
+    {
+        var registry = Registry(queue: 2, waitMs: 60_000);
+        var held = new[] { Get(registry, "tarantool-memtx"), Get(registry, "tarantool-memtx") };
+        var queued = new[] { Get(registry, "tarantool-vinyl"), Get(registry, "tarantool-memtx") };
+        var refused = await Assert.ThrowsAsync<BackendOverloadedException>(() => Get(registry, "tarantool-vinyl"));
+        Assert.Contains("Storage:MaxQueuedRequestsPerBackend", refused.Message);
+        Assert.All(queued, call => Assert.False(call.IsCompleted));
+
+        _memtx.Release(); // the held calls end and hand their permits to the queued ones
+        await Task.WhenAll(held);
+        _vinyl.Release();
+        _memtx.Release();
+        await Task.WhenAll(queued);
+    }
+
+    [Fact]
+    public async Task AQueuedCallWhoseWaitRunsOutIsRefusedAndLeavesThePermitsWhole()
+    {
+        var registry = Registry(queue: 4, waitMs: 50);
+        var held = new[] { Get(registry, "postgres"), Get(registry, "postgres") };
+        var refused = await Assert.ThrowsAsync<BackendOverloadedException>(() => Get(registry, "postgres-redis-persistent"));
+        Assert.Equal("postgres", refused.Backend);
+        Assert.Contains("50 ms", refused.Message);
+        _postgres.Release();
+        await Task.WhenAll(held);
+
+        // The refused call took no permit of redis-persistent: both of its permits are free.
+        var both = new[] { Get(registry, "postgres-redis-persistent"), Get(registry, "postgres-redis-persistent") };
+        _persistent.Release();
+        await Task.WhenAll(both);
+    }
 
     [Fact]
     public async Task CallsBeyondTheLimitAreRefusedAtOnceAndArchitecturesOnTheSameServerShareIt()

@@ -19,4 +19,16 @@ public sealed class StorageOptions
     /// </summary>
     [Range(1, 100_000)]
     public int MaxConcurrentRequestsPerBackend { get; set; } = 128;
+
+    /// <summary>
+    /// Requests that may wait, oldest first, for a permit of a backend whose permits are all taken;
+    /// beyond them the next is shed at once. A closed-model client with more connections than the
+    /// limit (the original queue study's <c>siege -c1000</c>) then waits its turn instead of failing.
+    /// </summary>
+    [Range(0, 100_000)]
+    public int MaxQueuedRequestsPerBackend { get; set; } = 1024;
+
+    /// <summary>Milliseconds a queued request waits for a permit before it is shed (503 with Retry-After).</summary>
+    [Range(1, 60_000)]
+    public int MaxQueueWaitMs { get; set; } = 1000;
 }

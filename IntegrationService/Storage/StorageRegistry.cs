@@ -26,7 +26,7 @@ public sealed class StorageRegistry
     {
         All = architectures.OrderBy(a => a.Name, StringComparer.Ordinal).ToArray();
         BackendPermits Permits(StorageArchitecture a) => new(
-            a.Backends.Order(StringComparer.Ordinal).Select(b => (b, limiter.For(b))).ToArray(), limiter.Limit);
+            a.Backends.Order(StringComparer.Ordinal).Select(b => (b, limiter.For(b))).ToArray(), limiter);
         _byName = All.ToDictionary(a => a.Name, a =>
         {
             var permits = Permits(a);

@@ -5,12 +5,14 @@ namespace IntegrationService.Storage.Limits;
 
 /// <summary>
 /// Overload shedding: at most <see cref="StorageOptions.MaxConcurrentRequestsPerBackend"/> store
-/// calls in flight per backend server (PostgreSQL, Tarantool, Redis persistent), one
-/// <see cref="ConcurrencyLimiter"/> each, without a queue: the calls already admitted are the
-/// backend's queue. A call beyond the limit throws <see cref="BackendOverloadedException"/> at once
-/// (503 with Retry-After) instead of queueing behind the others until every request times out, so a
-/// backend pushed past its capacity keeps serving about its capacity with latency bounded by limit ÷
-/// throughput, and architectures on other servers are not affected.
+/// calls in flight per backend server (PostgreSQL, Tarantool, each Redis, Beanstalkd), one
+/// <see cref="ConcurrencyLimiter"/> each. When they are all taken, up to
+/// <see cref="StorageOptions.MaxQueuedRequestsPerBackend"/> more wait, oldest first, for at most
+/// <see cref="StorageOptions.MaxQueueWaitMs"/>; a call beyond the queue, or one whose wait ran
+/// out, throws <see cref="BackendOverloadedException"/> (503 with Retry-After) instead of waiting
+/// until every request times out. So a backend pushed past its capacity keeps serving about its
+/// capacity with latency bounded by the wait, a burst of clients beyond the limit waits its turn,
+/// and architectures on other servers are not affected.
 /// </summary>
 /// <remarks>
 /// A permit covers the store call only, not the reading of the request body or the writing of the
@@ -22,9 +24,18 @@ public sealed class BackendLimiter
 {
     private readonly Dictionary<string, ConcurrencyLimiter> _limiters = new(StringComparer.Ordinal);
 
-    public BackendLimiter(IOptions<StorageOptions> options) => Limit = options.Value.MaxConcurrentRequestsPerBackend;
+    public BackendLimiter(IOptions<StorageOptions> options)
+    {
+        Limit = options.Value.MaxConcurrentRequestsPerBackend;
+        QueueLimit = options.Value.MaxQueuedRequestsPerBackend;
+        QueueWait = TimeSpan.FromMilliseconds(options.Value.MaxQueueWaitMs);
+    }
 
     public int Limit { get; }
+
+    public int QueueLimit { get; }
+
+    public TimeSpan QueueWait { get; }
 
     /// <summary>The limiter of one backend server, created on first use.</summary>
     public ConcurrencyLimiter For(string backend)
@@ -33,7 +44,12 @@ public sealed class BackendLimiter
         {
             if (!_limiters.TryGetValue(backend, out var limiter))
             {
-                _limiters[backend] = limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions { PermitLimit = Limit, QueueLimit = 0 });
+                _limiters[backend] = limiter = new ConcurrencyLimiter(new ConcurrencyLimiterOptions
+                {
+                    PermitLimit = Limit,
+                    QueueLimit = QueueLimit,
+                    QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+                });
             }
             return limiter;
         }

@@ -7,13 +7,13 @@ internal sealed class LimitedItemStore(IItemStore inner, BackendPermits permits)
 {
     public async Task<IReadOnlyList<Location>> GetLocationsAsync(long itemId, CancellationToken cancellationToken)
     {
-        using var lease = permits.Acquire();
+        using var lease = await permits.AcquireAsync();
         return await inner.GetLocationsAsync(itemId, cancellationToken);
     }
 
     public async Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken)
     {
-        using var lease = permits.Acquire();
+        using var lease = await permits.AcquireAsync();
         await inner.ReplaceLocationsAsync(itemId, locationIds, cancellationToken);
     }
 }

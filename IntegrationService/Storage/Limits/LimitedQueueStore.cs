@@ -7,19 +7,19 @@ internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permit
 {
     public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
-        using var lease = permits.Acquire();
+        using var lease = await permits.AcquireAsync();
         return await inner.EnqueueAsync(message, cancellationToken);
     }
 
     public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
     {
-        using var lease = permits.Acquire();
+        using var lease = await permits.AcquireAsync();
         return await inner.DequeueAsync(cancellationToken);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
-        using var lease = permits.Acquire();
+        using var lease = await permits.AcquireAsync();
         return await inner.CountAsync(cancellationToken);
     }
 }
