@@ -9,7 +9,7 @@ public static class AmmoCommand
     {
         var scenario = Scenarios.Parse(args.Require("scenario"));
         var format = AmmoFormats.Parse(args.Get("format") ?? "phantom");
-        var authorIds = KeyRange.Parse(args.Get("author-ids") ?? "1-1000", "author-ids");
+        var authorIds = KeyRange.Parse(args.Get("author-ids") ?? "1-1000", "--author-ids");
         var options = new AmmoOptions
         {
             Scenario = scenario,

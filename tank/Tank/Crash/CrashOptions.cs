@@ -54,7 +54,7 @@ public sealed record CrashOptions
         var seconds = args.RequireDouble("seconds");
         var faultAt = args.RequireDouble("fault-at");
         var faultCommand = args.Require("fault-cmd");
-        var items = args.Get("items") is { } itemsText ? KeyRange.Parse(itemsText, "items") : new KeyRange(1, 2000);
+        var items = args.Get("items") is { } itemsText ? KeyRange.Parse(itemsText, "--items") : new KeyRange(1, 2000);
         var timeoutMs = args.Get("timeout") is { } timeoutText ? Duration(timeoutText, "timeout") : 3_000;
         var recoverSeconds = args.Double("recover-seconds", 60);
         var locations = args.Long("locations", 100_000);
