@@ -25,9 +25,9 @@ public sealed class CliParsingTests
     public void ARunWithQuietBeforeItsConfigReadsThatConfig()
     {
         // Before System.CommandLine, load.yaml became --quiet's value and run had no config.
-        var (code, error) = Run("run", "--quiet", "/nonexistent/load.yaml");
+        var (code, error) = Run("run", "--quiet", "no-such-dir/load.yaml");
         Assert.Equal(Cli.InputError, code);
-        Assert.Contains("tank: error: /nonexistent/load.yaml: file: config not found", error);
+        Assert.Contains("tank: error: no-such-dir/load.yaml: file: config not found", error);
     }
 
     [Theory]
@@ -57,7 +57,7 @@ public sealed class CliParsingTests
     [InlineData("--host", "h:port", "--host: address 'h:port': 'port' is not a port")]
     public void AMalformedAmmoValueNamesTheOptionAndTheValue(string option, string value, string message)
     {
-        var args = new Dictionary<string, string> { ["--scenario"] = "author-read", ["--storage"] = "postgres", ["--out"] = "/nonexistent/a.ammo", [option] = value };
+        var args = new Dictionary<string, string> { ["--scenario"] = "author-read", ["--storage"] = "postgres", ["--out"] = "no-such-dir/a.ammo", [option] = value };
         var (code, error) = Run(["ammo", .. args.SelectMany(p => new[] { p.Key, p.Value })]);
         Assert.Equal(Cli.InputError, code);
         Assert.Contains($"tank: error: {message}", error);
@@ -100,7 +100,7 @@ public sealed class CliParsingTests
     [Fact]
     public void AMissingRequiredOptionIsAnErrorNamingIt()
     {
-        var (code, error) = Run("ammo", "--scenario", "author-read", "--out", "/nonexistent/a.ammo");
+        var (code, error) = Run("ammo", "--scenario", "author-read", "--out", "no-such-dir/a.ammo");
         Assert.Equal(Cli.InputError, code);
         Assert.Contains("tank: error: Option '--storage' is required.", error);
     }
