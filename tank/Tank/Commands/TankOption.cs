@@ -11,7 +11,7 @@ namespace Tank.Commands;
 /// </summary>
 public static class TankOption
 {
-    /// <summary>An option taking one value (the last rule of System.CommandLine: given twice is an error).</summary>
+    /// <summary>An option taking one value; given twice it is an error (System.CommandLine's rule for single-value options).</summary>
     public static Option<T> Create<T>(string name, string description, ValueParser<T> parse, string? helpName = null) =>
         new(name)
         {
