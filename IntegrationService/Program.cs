@@ -1,13 +1,10 @@
 using IntegrationService;
 using IntegrationService.Seeding;
 
-if (args.Length > 0 && args[0] == "seed")
+// "seed …" and "fill-queue …" are tools; any other arguments configure the web host untouched.
+if (ServiceCli.Handles(args))
 {
-    return await SeedCommand.RunAsync(args[1..]);
-}
-if (args.Length > 0 && args[0] == "fill-queue")
-{
-    return await FillQueueCommand.RunAsync(args[1..]);
+    return await ServiceCli.RunAsync(args);
 }
 
 var app = ServiceHost.Build(args);

@@ -1,5 +1,5 @@
+using System.CommandLine;
 using System.Diagnostics;
-using System.Globalization;
 using IntegrationService.Queues;
 using IntegrationService.Storage;
 
@@ -12,49 +12,45 @@ namespace IntegrationService.Seeding;
 /// way before a queue-read run so that the run never finds it empty. Prints the depth before
 /// and after as JSON.
 /// </summary>
-public static class FillQueueCommand
+public sealed class FillQueueCommand : Command
 {
-    public static async Task<int> RunAsync(string[] args)
-    {
-        string? queue = null;
-        long depth = -1;
-        var concurrency = 64;
-        for (var i = 0; i < args.Length; i++)
-        {
-            var value = i + 1 < args.Length ? args[i + 1] : null;
-            switch (args[i])
-            {
-                case "--queue" when value is not null: queue = value; i++; break;
-                case "--depth" when value is not null && long.TryParse(value, CultureInfo.InvariantCulture, out depth) && depth >= 0: i++; break;
-                case "--concurrency" when value is not null && int.TryParse(value, CultureInfo.InvariantCulture, out concurrency) && concurrency > 0: i++; break;
-                default:
-                    await Console.Error.WriteLineAsync($"fill-queue: unknown, incomplete or invalid option '{args[i]}'. Options: --queue NAME --depth N (N >= 0) [--concurrency N (N > 0)]");
-                    return 2;
-            }
-        }
-        if (queue is null || depth < 0)
-        {
-            await Console.Error.WriteLineAsync("fill-queue: --queue NAME and --depth N are required");
-            return 2;
-        }
+    private readonly Option<string> _queue = CommandLineOptions.Name("--queue", "The queue: an architecture with a queue, or an alias such as redis_aof", "name").Require();
+    private readonly Option<long> _depth = CommandLineOptions.WholeNumber("--depth", "The number of waiting messages to reach (none are taken away)", 0L, long.MaxValue).Require();
+    private readonly Option<int> _concurrency = CommandLineOptions.WholeNumber("--concurrency", "Concurrent writers", 1, int.MaxValue).WithDefault(64);
 
+    public FillQueueCommand() : base("fill-queue", "Tops a queue up to at least --depth generated messages through the service's own store; prints the depth before and after as JSON")
+    {
+        Add(_queue);
+        Add(_depth);
+        Add(_concurrency);
+        SetAction((parse, _) => RunAsync(OptionsOf(parse)));
+    }
+
+    /// <summary>The options of a parsed command line; nothing is contacted.</summary>
+    public FillQueueOptions OptionsOf(ParseResult parse) =>
+        new(parse.GetRequiredValue(_queue), parse.GetRequiredValue(_depth), parse.GetRequiredValue(_concurrency));
+
+    private static async Task<int> RunAsync(FillQueueOptions options)
+    {
         using var host = await StorageHost.StartAsync();
         var registry = host.Services.GetRequiredService<StorageRegistry>();
+        string queue;
         IQueueStore store;
         try
         {
-            (queue, store) = registry.Queue(queue);
+            (queue, store) = registry.Queue(options.Queue);
         }
         catch (UnknownStorageException e)
         {
-            await Console.Error.WriteLineAsync($"fill-queue: {e.Message}");
-            return 2;
+            // The queue names are the registry's, so this is checked here rather than while parsing.
+            await Console.Error.WriteLineAsync($"fill-queue: error: --queue: {e.Message}");
+            return ServiceCli.UsageError;
         }
 
         var stopwatch = Stopwatch.StartNew();
         var before = await store.CountAsync(CancellationToken.None);
-        var remaining = Math.Max(0, depth - before);
-        var writers = Enumerable.Range(0, concurrency).Select(_ => Task.Run(async () =>
+        var remaining = Math.Max(0, options.Depth - before);
+        var writers = Enumerable.Range(0, options.Concurrency).Select(_ => Task.Run(async () =>
         {
             while (Interlocked.Decrement(ref remaining) >= 0)
             {

@@ -24,8 +24,13 @@ public sealed class CrashOptionsTests
         return options.Where(p => p.Value is not null).SelectMany(p => new[] { "--" + p.Key, p.Value! }).ToArray();
     }
 
-    private static CrashOptions Parse(params (string Name, string? Value)[] changes) =>
-        CrashOptions.Parse(CliArgs.Parse(Args(changes.ToDictionary(c => c.Name, c => c.Value))));
+    // Parse only: the command line's own errors, then the options checked together; nothing is sent.
+    private static CrashOptions Parse(params (string Name, string? Value)[] changes)
+    {
+        var parse = Cli.Parse(["crash", .. Args(changes.ToDictionary(c => c.Name, c => c.Value))]);
+        if (parse.Errors.Count > 0) throw new TankInputException(parse.Errors[0].Message);
+        return ((CrashCommand)parse.CommandResult.Command).CrashOptionsOf(parse);
+    }
 
     private static string Error(params (string Name, string? Value)[] changes) =>
         Assert.Throws<TankInputException>(() => Parse(changes)).Message;
@@ -68,24 +73,25 @@ public sealed class CrashOptionsTests
     [InlineData("20")]
     [InlineData("25")]
     [InlineData("-1")]
-    public void AFaultOutsideTheRunNamesTheOption(string faultAt) => Assert.StartsWith("--fault-at must be", Error(("fault-at", faultAt)));
+    public void AFaultOutsideTheRunNamesTheOption(string faultAt) => Assert.StartsWith($"--fault-at: '{faultAt}' must be", Error(("fault-at", faultAt)));
 
     [Theory]
-    [InlineData("rate", "0", "--rate must be above zero")]
-    [InlineData("rate", "-5", "--rate must be above zero")]
+    [InlineData("rate", "0", "--rate: '0' must be above zero")]
+    [InlineData("rate", "-5", "--rate: '-5' must be above zero")]
     [InlineData("rate", "fast", "--rate: 'fast' is not a number")]
     [InlineData("rate", "NaN", "--rate: 'NaN' is not a number")]
-    [InlineData("seconds", "0", "--seconds must be above zero")]
+    [InlineData("seconds", "0", "--seconds: '0' must be above zero")]
     [InlineData("timeout", "3x", "--timeout:")]
     [InlineData("timeout", "0s", "--timeout:")]
-    [InlineData("recover-seconds", "0", "--recover-seconds must be above zero")]
-    [InlineData("kind", "book", "--kind must be author or item")]
-    [InlineData("url", "127.0.0.1:8080", "--url:")]
-    [InlineData("url", null, "--url is required")]
-    [InlineData("fault-cmd", null, "--fault-cmd is required")]
-    [InlineData("out", null, "--out is required")]
-    [InlineData("fault-at", null, "--fault-at is required")]
-    [InlineData("tiemout", "3s", "unknown option --tiemout")]
+    [InlineData("recover-seconds", "0", "--recover-seconds: '0' must be above zero")]
+    [InlineData("kind", "book", "--kind: 'book' is not one of author, item")]
+    [InlineData("url", "127.0.0.1:8080", "--url: '127.0.0.1:8080'")]
+    [InlineData("url", null, "Option '--url' is required")]
+    [InlineData("fault-cmd", null, "Option '--fault-cmd' is required")]
+    [InlineData("fault-cmd", "", "--fault-cmd: '' is empty")]
+    [InlineData("out", null, "Option '--out' is required")]
+    [InlineData("fault-at", null, "Option '--fault-at' is required")]
+    [InlineData("tiemout", "3s", "Unrecognized command or argument '--tiemout'")]
     public void BadInputNamesTheOption(string name, string? value, string message) => Assert.StartsWith(message, Error((name, value)));
 
     [Fact]
@@ -96,15 +102,18 @@ public sealed class CrashOptionsTests
     public void FewerLocationsAllowFewerItemWrites()
     {
         Assert.StartsWith("--rate × --seconds must be at most 2000 for --kind item with --locations 2000", Error(("rate", "300"), ("seconds", "7"), ("fault-at", "1"), ("locations", "2000")));
-        Assert.StartsWith("--locations must be at least 5", Error(("locations", "4")));
+        Assert.StartsWith("--locations: '4' must be at least 5", Error(("locations", "4")));
     }
 
     [Fact]
     public void TheCliAnswersBadInputWithExitCode2BeforeSendingAnything()
     {
         var output = Path.Combine(Path.GetTempPath(), $"tank-crash-{Guid.NewGuid():N}", "result.json");
-        Assert.Equal(Cli.InputError, Cli.Run(["crash", .. Args(new() { ["items"] = "9-3", ["out"] = output })]));
-        Assert.Equal(Cli.InputError, Cli.Run(["crash", .. Args(new() { ["fault-at"] = "30", ["out"] = output })]));
+        var error = new StringWriter();
+        Assert.Equal(Cli.InputError, Cli.Run(["crash", .. Args(new() { ["items"] = "9-3", ["out"] = output })], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, Cli.Run(["crash", .. Args(new() { ["fault-at"] = "30", ["out"] = output })], TextWriter.Null, error));
+        Assert.Contains("tank: error: --items: '9-3' must be A-B", error.ToString());
+        Assert.Contains("tank: error: --fault-at: '30' must be below --seconds (20)", error.ToString());
         Assert.False(Directory.Exists(Path.GetDirectoryName(output)));
     }
 }

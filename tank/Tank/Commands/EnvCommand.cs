@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 
@@ -8,16 +9,29 @@ namespace Tank.Commands;
 /// writes environment.json with what it can detect (cores, memory, CPU, OS) and what script/bench knows
 /// (server versions, each architecture's durability settings).
 /// </summary>
-public static class EnvCommand
+public sealed class EnvCommand : Command
 {
-    public static int Run(CliArgs args)
+    private readonly Argument<string> _runDir = new("run-dir") { Description = "Where environment.json goes (created if missing)" };
+    private readonly Option<KeyValuePair<string, string>[]> _server = TankOption.Many("--server", "A server and its version (repeatable)", ValueParsers.NamedText, "name=version");
+    private readonly Option<KeyValuePair<string, string>[]> _durability = TankOption.Many("--durability", "An architecture and its durability settings (repeatable)", ValueParsers.NamedText, "name=text");
+    private readonly Option<string?> _note = TankOption.Create<string?>("--note", "Free text shown with the environment", ValueParsers.Text, "text");
+
+    public EnvCommand() : base("env", "Writes environment.json: cores, memory, CPU and OS detected; servers, durability and the note from the options")
     {
-        if (args.Positional.Count != 1) throw new TankInputException("env needs exactly one run directory");
-        var servers = Pairs(args.All("server"), "server");
-        var durability = Pairs(args.All("durability"), "durability");
-        var note = args.Get("note");
-        args.Reject();
-        Directory.CreateDirectory(args.Positional[0]);
+        Add(_runDir);
+        Add(_server);
+        Add(_durability);
+        Add(_note);
+        SetAction(Run);
+    }
+
+    private int Run(ParseResult parse)
+    {
+        var runDir = parse.GetRequiredValue(_runDir);
+        var servers = Distinct(parse.GetRequiredValue(_server), _server.Name);
+        var durability = Distinct(parse.GetRequiredValue(_durability), _durability.Name);
+        var note = parse.GetValue(_note);
+        Directory.CreateDirectory(runDir);
         var environment = new Dictionary<string, object?>
         {
             ["machine"] = new Dictionary<string, object?>
@@ -32,16 +46,22 @@ public static class EnvCommand
             ["durability"] = durability,
         };
         if (note is not null) environment["note"] = note;
-        var path = Path.Combine(args.Positional[0], "environment.json");
+        var path = Path.Combine(runDir, "environment.json");
         File.WriteAllText(path, JsonSerializer.Serialize(environment, new JsonSerializerOptions { WriteIndented = true }) + "\n");
         Console.Error.WriteLine($"tank: wrote {path}");
         return 0;
     }
 
-    private static Dictionary<string, string> Pairs(IReadOnlyList<string> values, string name) =>
-        values.Select(v => v.Split('=', 2)).ToDictionary(
-            p => p.Length == 2 && p[0].Length > 0 ? p[0] : throw new TankInputException($"--{name} takes name=text, got '{string.Join("=", p)}'"),
-            p => p[1]);
+    // A name given twice would silently lose one of its values.
+    private static Dictionary<string, string> Distinct(KeyValuePair<string, string>[] pairs, string option)
+    {
+        var result = new Dictionary<string, string>();
+        foreach (var (name, value) in pairs)
+        {
+            if (!result.TryAdd(name, value)) throw new TankInputException($"{option}: '{name}' is given twice");
+        }
+        return result;
+    }
 
     private static long? MemoryMb()
     {

@@ -7,7 +7,7 @@ public readonly record struct KeyRange(long First, long Last)
 {
     public long Count => Last - First + 1;
 
-    /// <summary>Parses <c>A-B</c> with 1 ≤ A ≤ B; anything else is bad input naming <paramref name="option"/>.</summary>
+    /// <summary>Parses <c>A-B</c> with 1 ≤ A ≤ B; anything else is bad input naming <paramref name="option"/> (e.g. <c>--items</c>).</summary>
     public static KeyRange Parse(string text, string option)
     {
         var parts = text.Split('-');
@@ -18,7 +18,7 @@ public readonly record struct KeyRange(long First, long Last)
         {
             return new KeyRange(first, last);
         }
-        throw new TankInputException($"--{option}: '{text}' must be A-B with 1 <= A <= B");
+        throw new TankInputException($"{option}: '{text}' must be A-B with 1 <= A <= B");
     }
 
     public override string ToString() => $"{First}-{Last}";

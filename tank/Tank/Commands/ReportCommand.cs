@@ -1,18 +1,27 @@
+using System.CommandLine;
 using Tank.Report;
 
 namespace Tank.Commands;
 
-/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10]</c>.</summary>
-public static class ReportCommand
+/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
+public sealed class ReportCommand : Command
 {
-    public static int Run(CliArgs args)
+    private readonly Argument<string> _runDir = new("run-dir") { Description = "A bench run: runs/<storage>/<scenario>/phout.log, environment.json, crosscheck/" };
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
+        ValueParsers.PositiveNumber, "ms").WithDefault(10);
+
+    public ReportCommand() : base("report", "Writes report.md, report.html, summary.json and charts/*.svg into the run directory")
     {
-        if (args.Positional.Count != 1) throw new TankInputException("report needs exactly one run directory");
-        var slo = args.Double("slo-ms", 10);
-        args.Reject();
-        if (slo <= 0) throw new TankInputException("--slo-ms must be above zero");
-        var runs = ReportBuilder.Build(args.Positional[0], slo);
-        Console.Error.WriteLine($"tank: report of {runs.Count} runs written to {Path.Combine(args.Positional[0], "report.md")} and report.html");
+        Add(_runDir);
+        Add(_sloMs);
+        SetAction(Run);
+    }
+
+    private int Run(ParseResult parse)
+    {
+        var runDir = parse.GetRequiredValue(_runDir);
+        var runs = ReportBuilder.Build(runDir, parse.GetRequiredValue(_sloMs));
+        Console.Error.WriteLine($"tank: report of {runs.Count} runs written to {Path.Combine(runDir, "report.md")} and report.html");
         return 0;
     }
 }

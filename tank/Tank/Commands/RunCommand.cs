@@ -1,3 +1,4 @@
+using System.CommandLine;
 using System.Runtime.InteropServices;
 using Tank.Ammo;
 using Tank.Autostop;
@@ -12,29 +13,59 @@ namespace Tank.Commands;
 /// <c>tank run load.yaml</c>: executes a Tank config locally. Command-line overrides let one yaml
 /// serve many runs. All input is validated before the first file is written.
 /// </summary>
-public static class RunCommand
+public sealed class RunCommand : Command
 {
-    public static int Run(CliArgs args)
+    private readonly Argument<string> _config = new("load.yaml") { Description = "The Tank config to execute (phantom section, autostop)" };
+    private readonly Option<string?> _ammo = TankOption.Create<string?>("--ammo", "Ammo file instead of the config's ammofile or uris", ValueParsers.NonEmpty, "file");
+    private readonly Option<string?> _address = TankOption.Create<string?>("--address", "Target instead of phantom.address", ValueParsers.Address, "host:port");
+    private readonly Option<string?> _schedule = TankOption.Create<string?>("--schedule", "Schedule instead of the config's, e.g. \"line(1, 100, 60s)\"", ValueParsers.Schedule, "schedule");
+    private readonly Option<string> _out = TankOption.Create("--out", "Directory for phout.log, stats.log, meta.json and a copy of the config", ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<string?> _tag = TankOption.Create<string?>("--tag", "Replaces every request's tag", ValueParsers.Text, "tag");
+    private readonly Option<string?> _storage = TankOption.Create<string?>("--storage", "The architecture, recorded in meta.json for the report", ValueParsers.Text, "name");
+    private readonly Option<string?> _scenario = TankOption.Create<string?>("--scenario", "The scenario, recorded in meta.json for the report", ValueParsers.Text, "name");
+    private readonly Option<string?> _durability = TankOption.Create<string?>("--durability", "The architecture's durability settings, recorded in meta.json", ValueParsers.Text, "text");
+    private readonly Option<long?> _instances = TankOption.Create("--instances", "Instances instead of phantom.instances (the most in flight; the workers of a closed model)",
+        ValueParsers.WholeNumber(min: 1, max: int.MaxValue).Optional(), "n");
+    private readonly Option<long?> _timeout = TankOption.Create("--timeout", "Per-request timeout instead of phantom.timeout: 500ms, 10s, 1m", ValueParsers.Duration.Optional(), "duration");
+    private readonly Option<string?> _loadType = TankOption.Create<string?>("--load-type", "rps: open model; instances: closed model (instead of the config's load_type)",
+        ValueParsers.Choice(["rps", "instances"], t => t), "rps|instances");
+    private readonly Option<AmmoFormat?> _ammoType = TankOption.Create("--ammo-type", "Ammo format instead of phantom.ammo_type",
+        ValueParsers.Choice(["phantom", "uri", "uripost"], AmmoFormats.Parse).Optional(), "phantom|uri|uripost");
+    private readonly Option<string?> _warmup = TankOption.Create<string?>("--warmup", "Runs this schedule first, in the same process, and records only a summary of it in meta.json",
+        ValueParsers.Schedule, "schedule");
+    private readonly Option<CpuTarget[]> _cpu = TankOption.Many("--cpu", "Accounts this process tree's CPU over the measured part (repeatable; tank always accounts itself)",
+        (_, text) => CpuTarget.Parse(text), "name=pid");
+    private readonly Option<bool> _quiet = TankOption.Flag("--quiet", "No progress line each second");
+
+    public RunCommand() : base("run", "Executes a Tank config; exits 0, Tank's autostop code (21 time/quantile/limit, 22 http, 23 net), 2 on bad input, 130 when interrupted")
     {
-        if (args.Positional.Count != 1) throw new TankInputException("run needs exactly one load.yaml");
-        var config = LoadConfigReader.Read(args.Positional[0]);
-        var schedule = args.Get("schedule");
-        var outDir = args.Get("out") ?? ".";
-        var ammoOverride = args.Get("ammo");
-        var timeout = args.Get("timeout");
-        var warmupSchedule = args.Get("warmup");
-        var cpuTargets = args.All("cpu").Select(CpuTarget.Parse).Prepend(new CpuTarget("tank", Environment.ProcessId)).ToList();
+        Add(_config);
+        foreach (var option in new Option[] { _ammo, _address, _schedule, _out, _tag, _storage, _scenario, _durability, _instances, _timeout, _loadType, _ammoType, _warmup, _cpu, _quiet })
+            Add(option);
+        SetAction(Run);
+    }
+
+    private int Run(ParseResult parse)
+    {
+        var config = LoadConfigReader.Read(parse.GetRequiredValue(_config));
+        var schedule = parse.GetValue(_schedule);
+        var outDir = parse.GetRequiredValue(_out);
+        var ammoOverride = parse.GetValue(_ammo);
+        var warmupSchedule = parse.GetValue(_warmup);
+        var cpuTargets = parse.GetRequiredValue(_cpu).Prepend(new CpuTarget("tank", Environment.ProcessId)).ToList();
+        var instances = parse.GetValue(_instances);
+        var timeoutMs = parse.GetValue(_timeout);
+        var ammoType = parse.GetValue(_ammoType);
         var overrides = new RunOverrides(
-            Address: args.Get("address"),
-            Tag: args.Get("tag"),
-            Storage: args.Get("storage"),
-            Scenario: args.Get("scenario"),
-            Durability: args.Get("durability"),
-            LoadType: args.Get("load-type"),
-            AmmoType: args.Get("ammo-type"),
-            Instances: args.Long("instances", -1),
-            Quiet: args.Flag("quiet"));
-        args.Reject();
+            Address: parse.GetValue(_address),
+            Tag: parse.GetValue(_tag),
+            Storage: parse.GetValue(_storage),
+            Scenario: parse.GetValue(_scenario),
+            Durability: parse.GetValue(_durability),
+            LoadType: parse.GetValue(_loadType),
+            AmmoType: ammoType?.Name(),
+            Instances: instances ?? -1,
+            Quiet: parse.GetValue(_quiet));
 
         config = config with
         {
@@ -44,14 +75,13 @@ public static class RunCommand
             ScheduleSource = schedule is null ? config.ScheduleSource : "--schedule",
             AmmoFile = ammoOverride ?? config.AmmoFile,
             Uris = ammoOverride is null ? config.Uris : [],
-            AmmoType = overrides.AmmoType is null ? config.AmmoType : AmmoFormats.Parse(overrides.AmmoType),
-            Instances = overrides.Instances > 0 ? (int)overrides.Instances : config.Instances,
-            TimeoutMs = timeout is null ? config.TimeoutMs : LoadConfigReader.Timeout(timeout),
+            AmmoType = ammoType ?? config.AmmoType,
+            Instances = instances is { } n ? (int)n : config.Instances,
+            TimeoutMs = timeoutMs ?? config.TimeoutMs,
         };
-        if (config.LoadType is not ("rps" or "instances")) throw new TankInputException($"--load-type must be rps or instances");
         var plan = ScheduleParser.Parse(config.Schedule, config.ScheduleSource);
         var warmupPlan = warmupSchedule is null ? null : ScheduleParser.Parse(warmupSchedule, "--warmup");
-        var ammo = LoadAmmo(config);
+        var ammo = RunInputs.LoadAmmo(config);
         var autostop = config.Autostop.Select(a => AutostopParser.Parse(a.Text, a.Source)).ToList();
         LoadRunner.Resolve(config.Address);
 
@@ -80,7 +110,7 @@ public static class RunCommand
         var result = new LoadRunner(options).Run(cancel.Token);
         var exitCode = cancel.IsCancellationRequested && result.ExitCode == 0 ? 130 : result.ExitCode;
         RunMetadata.Write(outDir, config, overrides, plan, ammo.Count, result, exitCode, warmupSchedule, warmup);
-        CopyConfig(config.Path, outDir);
+        RunInputs.CopyConfig(config.Path, outDir);
         if (Environment.GetEnvironmentVariable("TANK_DEBUG") is not null)
             Console.Error.WriteLine($"tank: debug: allocated {GC.GetTotalAllocatedBytes() / 1_000_000} MB, gc0 {GC.CollectionCount(0)} gc1 {GC.CollectionCount(1)} gc2 {GC.CollectionCount(2)}, pause {GC.GetTotalPauseDuration().TotalMilliseconds:F0} ms");
         Console.Error.WriteLine($"tank: done: {result.Responses} responses, {result.Errors} errors, send lateness p99 {result.Lateness.Percentile(99) / 1000.0:F3} ms, exit code {exitCode}; results in {outDir}");
@@ -104,38 +134,5 @@ public static class RunCommand
         {
             Directory.Delete(scratch, recursive: true);
         }
-    }
-
-    private static List<AmmoRequest> LoadAmmo(LoadConfig config)
-    {
-        if (config.AmmoFile is not { Length: > 0 } file)
-        {
-            var host = config.Headers.Any(h => h.TrimStart('[').StartsWith("Host:", StringComparison.OrdinalIgnoreCase)) ? [] : new[] { $"[Host: {config.Address}]" };
-            var text = string.Join("\n", host.Concat(config.Headers).Concat(config.Uris));
-            return AmmoReader.Parse(System.Text.Encoding.UTF8.GetBytes(text), config.Path + " (phantom.uris)", AmmoFormat.Uri, config.HeaderHttp);
-        }
-        return AmmoReader.Read(ResolveAmmoPath(file, config.Path), config.AmmoType, config.HeaderHttp);
-    }
-
-    // Tank resolves ammofile against its working directory; we also try next to the yaml.
-    private static string ResolveAmmoPath(string file, string configPath)
-    {
-        if (Path.IsPathRooted(file) || File.Exists(file)) return file;
-        var besideConfig = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(configPath))!, file);
-        return File.Exists(besideConfig) ? besideConfig : file;
-    }
-
-    // The exact config goes next to the results, but never over a different existing load.yaml
-    // (with --out . under Tank's shootexec the working directory may hold the user's own).
-    private static void CopyConfig(string configPath, string outDir)
-    {
-        var target = Path.Combine(outDir, "load.yaml");
-        if (Path.GetFullPath(configPath) == Path.GetFullPath(target)) return;
-        if (File.Exists(target) && !File.ReadAllBytes(target).SequenceEqual(File.ReadAllBytes(configPath)))
-        {
-            Console.Error.WriteLine($"tank: {target} exists and differs from {configPath}; not overwriting it");
-            return;
-        }
-        File.Copy(configPath, target, overwrite: true);
     }
 }

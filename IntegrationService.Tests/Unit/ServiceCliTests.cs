@@ -1,0 +1,118 @@
+using System.CommandLine.Help;
+using IntegrationService.Items;
+using IntegrationService.Seeding;
+using IntegrationService.Tests.Fixtures;
+
+namespace IntegrationService.Tests.Unit;
+
+/// <summary>
+/// The command lines of <c>IntegrationService seed</c> and <c>fill-queue</c>, parsed only: no
+/// command runs and no backend is contacted (help and parse errors never reach the commands).
+/// </summary>
+public sealed class ServiceCliTests
+{
+    private static (int Code, string Output, string Error) Run(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = ServiceCli.RunAsync(args, output, error).GetAwaiter().GetResult();
+        return (code, output.ToString(), error.ToString());
+    }
+
+    private static SeedOptions Seed(params string[] args)
+    {
+        var parse = ServiceCli.Parse(["seed", .. args]);
+        Assert.Empty(parse.Errors);
+        return ((SeedCommand)parse.CommandResult.Command).OptionsOf(parse);
+    }
+
+    private static FillQueueOptions FillQueue(params string[] args)
+    {
+        var parse = ServiceCli.Parse(["fill-queue", .. args]);
+        Assert.Empty(parse.Errors);
+        return ((FillQueueCommand)parse.CommandResult.Command).OptionsOf(parse);
+    }
+
+    [Theory]
+    [InlineData(new[] { "seed" }, true)]
+    [InlineData(new[] { "fill-queue", "--queue", "postgres", "--depth", "1" }, true)]
+    [InlineData(new[] { "--urls", "http://127.0.0.1:18080", "--Logging:LogLevel:Default=Warning" }, false)]
+    [InlineData(new[] { "--Storage:Default=postgres" }, false)]
+    [InlineData(new[] { "--urls", "http://h:1", "seed" }, false)]
+    [InlineData(new string[0], false)]
+    public void OnlyAToolsNameAtTheStartLeavesTheWebHost(string[] args, bool tool) => Assert.Equal(tool, ServiceCli.Handles(args));
+
+    [Fact]
+    public void SeedDefaultsAreTheDataSetOfTheBench() =>
+        Assert.Equal(new SeedOptions(42, ItemDataSetGenerator.DefaultLocations, ItemDataSetGenerator.DefaultItems, null), Seed());
+
+    [Fact]
+    public void SeedValuesAreTyped()
+    {
+        // script/crashtest's and script/bench's command lines.
+        Assert.Equal((7UL, 20_000, 100), Seed("--locations", "20000", "--items", "100", "--seed", "7") is var s ? (s.Seed, s.Locations, s.Items) : default);
+        Assert.Equal(["postgres", "redis-cache"], Seed("--only", "postgres,redis-cache").Only);
+        Assert.Equal(ulong.MaxValue, Seed("--seed", "18446744073709551615").Seed);
+    }
+
+    [Fact]
+    public void FillQueueReadsScriptBenchsCommandLine()
+    {
+        Assert.Equal(new FillQueueOptions("redis_aof", 123_000, 64), FillQueue("--queue", "redis_aof", "--depth", "123000"));
+        Assert.Equal(new FillQueueOptions("beanstalkd", 0, 8), FillQueue("--depth", "0", "--concurrency", "8", "--queue", "beanstalkd"));
+    }
+
+    [Theory]
+    [InlineData(new[] { "seed", "--locations", "many" }, "seed: error: --locations: 'many' is not a whole number")]
+    [InlineData(new[] { "seed", "--items", "0" }, "seed: error: --items: '0' must be at least 1")]
+    [InlineData(new[] { "seed", "--locations", "99999999999" }, "seed: error: --locations: '99999999999' must be at most 2147483647")]
+    [InlineData(new[] { "seed", "--seed", "-1" }, "seed: error: --seed: '-1' must be at least 0")]
+    [InlineData(new[] { "seed", "--only", "postgres,mongo" }, "seed: error: --only: 'mongo' is not one of postgres, redis-cache, redis-persistent, tarantool")]
+    [InlineData(new[] { "seed", "--items" }, "seed: error: Required argument missing for option: '--items'.")]
+    [InlineData(new[] { "seed", "--item", "5" }, "seed: error: Unrecognized command or argument '--item'.")]
+    [InlineData(new[] { "seed", "extra" }, "seed: error: Unrecognized command or argument 'extra'.")]
+    [InlineData(new[] { "fill-queue", "--depth", "10" }, "fill-queue: error: Option '--queue' is required.")]
+    [InlineData(new[] { "fill-queue", "--queue", "postgres" }, "fill-queue: error: Option '--depth' is required.")]
+    [InlineData(new[] { "fill-queue", "--queue", "postgres", "--depth", "-1" }, "fill-queue: error: --depth: '-1' must be at least 0")]
+    [InlineData(new[] { "fill-queue", "--queue", "postgres", "--depth", "1e6" }, "fill-queue: error: --depth: '1e6' is not a whole number")]
+    [InlineData(new[] { "fill-queue", "--queue", "", "--depth", "1" }, "fill-queue: error: --queue: '' is empty")]
+    [InlineData(new[] { "fill-queue", "--queue", "postgres", "--depth", "1", "--concurrency", "0" }, "fill-queue: error: --concurrency: '0' must be at least 1")]
+    public void BadInputIsExitCode2NamingTheOptionAndValue(string[] args, string message)
+    {
+        var (code, _, error) = Run(args);
+        Assert.Equal(ServiceCli.UsageError, code);
+        Assert.Contains(message, error);
+        Assert.Contains($"see 'IntegrationService {args[0]} --help'", error);
+    }
+
+    [Theory]
+    [InlineData("seed")]
+    [InlineData("fill-queue")]
+    public void HelpExitsZeroAndListsEveryOption(string name)
+    {
+        var (code, output, error) = Run(name, "--help");
+        Assert.Equal(0, code);
+        Assert.Equal("", error);
+        var command = ServiceCli.Build().Subcommands.Single(c => c.Name == name);
+        Assert.False(string.IsNullOrWhiteSpace(command.Description));
+        Assert.Contains($"IntegrationService {name}", output);
+        foreach (var option in command.Options.Where(o => o is not HelpOption))
+        {
+            Assert.False(string.IsNullOrWhiteSpace(option.Description), $"{name} {option.Name} has no description");
+            Assert.Contains(option.Name, output);
+        }
+    }
+
+    [Fact]
+    public void EveryOptionIsDocumentedInTheReadme()
+    {
+        var readme = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "README.md"));
+        foreach (var command in ServiceCli.Build().Subcommands)
+        {
+            var usage = readme.Split('\n').FirstOrDefault(l => l.Contains($"`IntegrationService {command.Name} "));
+            Assert.True(usage is not null, $"README.md shows no 'IntegrationService {command.Name} …' usage");
+            foreach (var option in command.Options.Where(o => o is not HelpOption))
+                Assert.Contains(option.Name, usage);
+        }
+    }
+}
