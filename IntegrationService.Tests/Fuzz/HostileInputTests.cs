@@ -196,6 +196,12 @@ public sealed class HostileInputTests(ServiceFixture service) : IClassFixture<Se
         (1, Gen.OneOf("POSTGRES", "Tarantool-Memtx", "redis", "postgres-redis-persistent%00", "")),
         (1, Junk));
 
+    /// <summary>A queue segment: a queue's name or alias, odd spellings of one, or junk.</summary>
+    private static readonly Gen<string> Queue = Gen.Frequency(
+        (4, Gen.OneOf("beanstalkd", "redis-aof", "redis_aof", "redis-rdb", "redis_rdb", "postgres", "tarantool-memtx", "tarantool-vinyl")),
+        (1, Gen.OneOf("REDIS_AOF", "redis-persistent", "postgres-redis-cache", "beanstalkd%00", "redis%5Faof", "%20postgres")),
+        (1, Junk));
+
     /// <summary>"storage=…" zero, one or two times (duplicate parameters).</summary>
     private static readonly Gen<string> StorageQuery = Gen.Frequency(
         (1, Gen.Const("")),
@@ -280,6 +286,9 @@ public sealed class HostileInputTests(ServiceFixture service) : IClassFixture<Se
             StorageQuery.SelectMany(s => Id(s).Select(i => new FuzzRequest(HttpMethod.Post, $"/Author/Delete?id={i}{s}", null, null))),
             Gen.Select(itemSegment, StorageQuery, (i, s) => new FuzzRequest(HttpMethod.Get, $"/item/{i}/locations?x=1{s}", null, null)),
             Gen.Select(itemSegment, StorageQuery, Body(LocationsBody), ContentType, (i, s, b, c) => new FuzzRequest(HttpMethod.Post, $"/item/{i}/locations?x=1{s}", b, c)),
-            Gen.Select(Gen.OneOf("/health", "/health/live", "/health/ready", "/storages"), Junk, (p, q) => new FuzzRequest(HttpMethod.Get, $"{p}?q={q}", null, null)));
+            Gen.Select(Gen.OneOf("/health", "/health/live", "/health/ready", "/storages"), Junk, (p, q) => new FuzzRequest(HttpMethod.Get, $"{p}?q={q}", null, null)),
+            // Queues: the messages the fuzzing writes stay in the test instances' queues; the queue tests drain them first.
+            Gen.Select(Gen.OneOf("/write/", "/read/", "/depth/"), Queue, (p, q) => new FuzzRequest(HttpMethod.Get, p + q, null, null)),
+            Gen.Select(Queue, Body(JsonValue), ContentType, (q, b, c) => new FuzzRequest(HttpMethod.Post, "/write/" + q, b, c)));
     }
 }

@@ -9,6 +9,12 @@ namespace IntegrationService.Storage.Tarantool;
 /// </summary>
 public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
 {
+    /// <summary>
+    /// vinyl has no exact size: counting scans the queue, tombstones included (seconds for a
+    /// million messages). The depth is for benchmarks and operators, so it gets this long.
+    /// </summary>
+    private static readonly TimeSpan CountTimeout = TimeSpan.FromSeconds(60);
+
     public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
         using var response = await connection.SendAsync(IprotoCode.Call, (engine, message), WritePut, cancellationToken);
@@ -32,7 +38,7 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
-        using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteDepth, cancellationToken);
+        using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteDepth, CountTimeout, cancellationToken);
         var reader = response.ReadData();
         reader.ReadArrayHeader();
         return reader.ReadInt64();
