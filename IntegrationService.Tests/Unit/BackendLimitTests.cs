@@ -20,11 +20,29 @@ public sealed class BackendLimitTests
     private sealed class HeldItems : IItemStore
     {
         private TaskCompletionSource _gate = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private int _entered;
 
         public async Task<IReadOnlyList<Location>> GetLocationsAsync(long itemId, CancellationToken cancellationToken)
         {
-            await _gate.Task;
+            var gate = _gate.Task;
+            Interlocked.Increment(ref _entered);
+            await gate;
             return [];
+        }
+
+        /// <summary>
+        /// Waits until <paramref name="count"/> reads have reached the store since it was made: a
+        /// queued call gets its permit on another thread, and a <see cref="Release"/> before it
+        /// arrives would open the old gate, not the one it waits on.
+        /// </summary>
+        public async Task WaitForReadsAsync(int count)
+        {
+            var waited = System.Diagnostics.Stopwatch.StartNew();
+            while (Volatile.Read(ref _entered) < count)
+            {
+                Assert.True(waited.Elapsed < TimeSpan.FromSeconds(30), $"{Volatile.Read(ref _entered)} of {count} reads reached the store");
+                await Task.Delay(1);
+            }
         }
 
         public Task ReplaceLocationsAsync(long itemId, IReadOnlyList<long> locationIds, CancellationToken cancellationToken) =>
@@ -77,6 +95,8 @@ public sealed class BackendLimitTests
 
         _memtx.Release(); // the held calls end and hand their permits to the queued ones
         await Task.WhenAll(held);
+        await _vinyl.WaitForReadsAsync(1);
+        await _memtx.WaitForReadsAsync(3);
         _vinyl.Release();
         _memtx.Release();
         await Task.WhenAll(queued);
