@@ -1,6 +1,7 @@
 using IntegrationService.Authors;
 using IntegrationService.Http;
 using IntegrationService.Items;
+using IntegrationService.Monitoring;
 using IntegrationService.Queues;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
@@ -70,6 +71,7 @@ public static class Extensions
 
     public static WebApplication MapApi(this WebApplication app)
     {
+        app.UseRequestMetrics();
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         // Swagger's middleware would inspect every request's path; only /swagger requests go through it.
@@ -91,6 +93,7 @@ public static class Extensions
             .WithSummary("The same as /health/ready (kept for compatibility).");
         app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages").WithTags("Service")
             .WithSummary("The storage architectures, what each serves and its durability settings.");
+        app.MapServiceMetrics();
         app.MapGet("/", () => Results.Redirect("/swagger")).ExcludeFromDescription();
         return app;
     }

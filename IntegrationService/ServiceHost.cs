@@ -1,4 +1,5 @@
 using IntegrationService.Http;
+using IntegrationService.Monitoring;
 
 namespace IntegrationService;
 
@@ -10,6 +11,7 @@ public static class ServiceHost
         var builder = WebApplication.CreateBuilder(args);
         builder.AddStorage();
         builder.AddApi();
+        builder.AddMetrics();
 
         var app = builder.Build();
         app.MapApi();

@@ -19,7 +19,7 @@ public sealed class StorageRegistry
         ["redis_rdb"] = "redis-rdb",
     };
 
-    private readonly Dictionary<string, (IAuthorStore? Authors, IItemStore? Items)> _byName;
+    private readonly Dictionary<string, (string Name, IAuthorStore? Authors, IItemStore? Items)> _byName;
     private readonly Dictionary<string, (string Name, IQueueStore Store)> _queues;
 
     public StorageRegistry(IEnumerable<StorageArchitecture> architectures, IOptions<StorageOptions> options, BackendLimiter limiter)
@@ -30,7 +30,7 @@ public sealed class StorageRegistry
         _byName = All.ToDictionary(a => a.Name, a =>
         {
             var permits = Permits(a);
-            return (a.Authors is null ? null : (IAuthorStore)new LimitedAuthorStore(a.Authors, permits),
+            return (a.Name, a.Authors is null ? null : (IAuthorStore)new LimitedAuthorStore(a.Authors, permits),
                     a.Items is null ? null : (IItemStore)new LimitedItemStore(a.Items, permits));
         }, StringComparer.OrdinalIgnoreCase);
         _queues = new(StringComparer.OrdinalIgnoreCase);
@@ -59,6 +59,17 @@ public sealed class StorageRegistry
 
     public IReadOnlyList<string> QueueStorageNames { get; }
 
+    /// <summary>
+    /// The canonical name of the architecture a <c>?storage=</c> value selects (the default when it is
+    /// absent or empty), whatever the entity; null for a name that is not an architecture's.
+    /// </summary>
+    public string? CanonicalName(string? name) =>
+        _byName.TryGetValue(string.IsNullOrEmpty(name) ? DefaultName : name, out var stores) ? stores.Name : null;
+
+    /// <summary>The canonical name of the queue a route names (an architecture name or an alias); null for none.</summary>
+    public string? CanonicalQueueName(string? name) =>
+        name is not null && _queues.TryGetValue(name, out var queue) ? queue.Name : null;
+
     /// <summary>The queue named by a route (an architecture name or an alias), and its canonical name.</summary>
     public (string Name, IQueueStore Store) Queue(string? name) =>
         name is not null && _queues.TryGetValue(name, out var queue)
@@ -71,6 +82,6 @@ public sealed class StorageRegistry
     public IItemStore Items(string? name) =>
         Find(name).Items ?? throw new UnknownStorageException(name, "Item", ItemStorageNames);
 
-    private (IAuthorStore? Authors, IItemStore? Items) Find(string? name) =>
+    private (string Name, IAuthorStore? Authors, IItemStore? Items) Find(string? name) =>
         _byName.GetValueOrDefault(string.IsNullOrEmpty(name) ? DefaultName : name);
 }

@@ -15,6 +15,12 @@ public sealed class RedisConnection(string name, string endpoint, string? passwo
     /// <summary>The backend's name in errors and health, e.g. "redis-cache".</summary>
     public string Name { get; } = name;
 
+    /// <summary>Calls that timed out, for /metrics (calls in flight are read from the client: <see cref="InFlight"/>).</summary>
+    public BackendActivity Activity { get; } = new(name);
+
+    /// <summary>Commands the client has queued or sent and not yet had answered; read at scrape time.</summary>
+    public long InFlight => _multiplexer?.GetCounters().TotalOutstanding ?? 0;
+
     internal async Task ConnectAsync()
     {
         var milliseconds = (int)timeout.TotalMilliseconds;
@@ -46,6 +52,7 @@ public sealed class RedisConnection(string name, string endpoint, string? passwo
         }
         catch (Exception e) when (e is RedisException or TimeoutException)
         {
+            if (e is TimeoutException) Activity.CountTimeout();
             throw new StorageUnavailableException(Name, e is TimeoutException ? "no answer in time" : e.Message, e);
         }
     }

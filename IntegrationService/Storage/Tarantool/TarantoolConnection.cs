@@ -22,6 +22,9 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
 
     public bool IsConnected => _current?.IsOpen == true;
 
+    /// <summary>Requests in flight and requests that timed out, for /metrics.</summary>
+    public BackendActivity Activity { get; } = new("tarantool");
+
     /// <summary>One connection attempt bounded by ConnectTimeoutMs; false (logged) when it failed.</summary>
     public async Task<bool> TryConnectAsync(CancellationToken cancellationToken)
     {
@@ -86,7 +89,7 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
         {
             return Task.FromException<IprotoResponse>(new StorageUnavailableException("tarantool", "not connected"));
         }
-        return connection.SendAsync(code, state, writeBody, timeout, cancellationToken);
+        return Activity.Track(connection.SendAsync(code, state, writeBody, timeout, cancellationToken));
     }
 
     /// <summary>

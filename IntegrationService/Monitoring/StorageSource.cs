@@ -1,0 +1,14 @@
+namespace IntegrationService.Monitoring;
+
+/// <summary>Where a route names its storage architecture.</summary>
+internal enum StorageSource
+{
+    /// <summary>It has none (health, /storages).</summary>
+    None,
+
+    /// <summary><c>?storage=</c>, the default when absent.</summary>
+    Query,
+
+    /// <summary>The <c>{queue}</c> route value.</summary>
+    QueueRoute,
+}
