@@ -41,6 +41,13 @@ public static class HtmlReport
             Table(html, ReportSections.CpuColumns(runs), cpuRows);
             html.AppendLine($"<p>{Enc(ReportSections.CpuMethod(runs))}</p>");
         }
+        html.AppendLine("<h2>Server-side view</h2>");
+        if (!ReportSections.HasServerView(runs)) html.AppendLine("<p>Missing: no run has the service's /metrics scraped before and after it (an older run, or /metrics unreachable).</p>");
+        else
+        {
+            Table(html, ReportSections.ServerColumns, ReportSections.ServerRows(runs));
+            html.AppendLine($"<p>{Enc(ReportSections.ServerMethod)}</p>");
+        }
         if (crossChecks.Count > 0)
         {
             html.AppendLine("<h2>Cross-check with wrk</h2>");

@@ -34,6 +34,14 @@ public static class MarkdownReport
             md.AppendLine().AppendLine(ReportSections.CpuMethod(runs));
         }
         md.AppendLine();
+        md.AppendLine("## Server-side view").AppendLine();
+        if (!ReportSections.HasServerView(runs)) md.AppendLine("Missing: no run has the service's /metrics scraped before and after it (an older run, or /metrics unreachable).");
+        else
+        {
+            Table(md, ReportSections.ServerColumns, ReportSections.ServerRows(runs));
+            md.AppendLine().AppendLine(ReportSections.ServerMethod);
+        }
+        md.AppendLine();
         if (crossChecks.Count > 0)
         {
             md.AppendLine("## Cross-check with wrk").AppendLine();

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Tank.Metrics;
 
 namespace Tank.Report;
 
@@ -64,6 +65,42 @@ public static class ReportSections
                $"and by the wall time × {(cores > 0 ? cores.ToString(CultureInfo.InvariantCulture) : "all")} cores (%). Service, servers and load generator share the cores: " +
                $"when \"all\" nears 100 % the machine is the limit and the busiest process is the one to make cheaper.";
     }
+
+    public static readonly string[] ServerColumns =
+    [
+        "architecture", "scenario", "client: requests", "client: mean · p50 · p99 ms", "server: requests",
+        "server: mean · p50 · p99 ms (estimated from buckets)", "server: non-2xx", "backend timeouts", "routes",
+    ];
+
+    /// <summary>Whether any run has the service's own view (the others say why not).</summary>
+    public static bool HasServerView(IReadOnlyList<RunAnalysis> runs) => runs.Any(r => r.Server is { Missing: null });
+
+    /// <summary>Per run, the client's figures beside the service's (from its /metrics before and after the run).</summary>
+    public static List<string[]> ServerRows(IReadOnlyList<RunAnalysis> runs) =>
+        runs.Select(r =>
+        {
+            var client = new[] { r.Storage, r.Scenario, N(r.Requests), $"{Ms(r.MeanMs)} · {Ms(r.QuantilesMs["p50"])} · {Ms(r.QuantilesMs["p99"])}" };
+            if (r.Server is not { Missing: null } server) return (string[])[.. client, "missing: " + (r.Server?.Missing ?? "not read"), "", "", "", ""];
+            var timeouts = server.BackendTimeouts.Count == 0 ? "0"
+                : string.Join(", ", server.BackendTimeouts.OrderBy(t => t.Key, StringComparer.Ordinal).Select(t => $"{t.Key} {N(t.Value)}"));
+            return (string[])
+            [
+                .. client, N(server.Requests), $"{Ms(server.MeanMs)} · {Ms(server.P50Ms)} · {Ms(server.P99Ms)}",
+                N(server.Non2xx), timeouts, string.Join(" ", server.Routes),
+            ];
+        }).ToList();
+
+    public static string ServerMethod =>
+        "The service's own view: its /metrics scraped right before and right after each run's tank process (so the unrecorded warm-up, " +
+        "which runs in the same process, is included on the server side but not on the client side), differenced, over every route " +
+        "whose storage label is the run's architecture. Server time runs from the request reaching the service's first middleware to its " +
+        "answer, so it leaves out the network, the kernel's queues and Kestrel's parsing; p50 and p99 are estimated from the histogram's " +
+        "buckets (0.1 ms to 5 s, 1-2-5 per decade, linear inside a bucket). Backend timeouts: calls of the Tarantool and Redis clients " +
+        "that got no answer in time during the window, all architectures.";
+
+    private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
+
+    private static string Ms(double? ms) => ms is not { } v ? "—" : v.ToString(v < 10 ? "0.00" : "0.0", CultureInfo.InvariantCulture);
 
     public static readonly string[] CrossCheckColumns =
         ["architecture", "endpoint", "connections", "seconds", "wrk rps", "tank rps", "difference", "wrk CPU µs/req", "tank CPU µs/req", "verdict"];

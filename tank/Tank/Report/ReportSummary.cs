@@ -60,6 +60,17 @@ public static class ReportSummary
                     ran_dry = r.QueueRanDry,
                     no_content_answers = r.NoContentAnswers,
                 },
+                server = r.Server is not { } s ? null : new
+                {
+                    missing = s.Missing,
+                    routes = s.Routes,
+                    requests = s.Requests,
+                    mean_ms = Math.Round(s.MeanMs, 3),
+                    p50_ms_estimated_from_buckets = s.P50Ms is { } p50 ? Math.Round(p50, 3) : (double?)null,
+                    p99_ms_estimated_from_buckets = s.P99Ms is { } p99 ? Math.Round(p99, 3) : (double?)null,
+                    non_2xx = s.Non2xx,
+                    backend_timeouts = s.BackendTimeouts,
+                },
                 cpu_wall_s = r.CpuWallSeconds,
                 cores = r.Cores,
             }),

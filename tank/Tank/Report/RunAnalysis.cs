@@ -1,5 +1,6 @@
 using Tank.Ammo;
 using Tank.Cpu;
+using Tank.Metrics;
 
 namespace Tank.Report;
 
@@ -45,6 +46,9 @@ public sealed record RunAnalysis
 
     /// <summary>A queue run's depth at its start and end (queue.json); null for other runs or when not recorded.</summary>
     public QueueDepth? Queue { get; init; }
+
+    /// <summary>The service's own measurements of the run (its /metrics scraped before and after); null when not read.</summary>
+    public ServerView? Server { get; init; }
 
     /// <summary>
     /// A queue-read run whose queue was empty at the end: from the moment it emptied its reads were

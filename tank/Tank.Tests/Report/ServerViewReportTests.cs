@@ -1,0 +1,51 @@
+using System.Net;
+using System.Text.Json;
+using Tank.Metrics;
+using Tank.Report;
+using Tank.Tests.Metrics;
+
+namespace Tank.Tests.Report;
+
+/// <summary>The service's /metrics scraped before and after a run, beside the client's figures.</summary>
+public sealed class ServerViewReportTests
+{
+    private const string Schedule = "const(100, 10s)";
+
+    [Fact]
+    public void TheReportShowsTheServersViewBesideTheClients()
+    {
+        using var dir = new RunDirectory();
+        var run = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        File.Copy(Samples.PathOf(ServerView.BeforeFile), Path.Combine(run, ServerView.BeforeFile));
+        File.Copy(Samples.PathOf(ServerView.AfterFile), Path.Combine(run, ServerView.AfterFile));
+        dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+
+        var md = dir.Read("report.md");
+        Assert.Contains("## Server-side view", md);
+        Assert.Contains("| postgres | author-read | 1,000 | 1.00 · 1.00 · 1.00 | 2,005 | 0.90 · 0.90 · 5.00 | 5 | tarantool 4 | /Author/Get |", md);
+        Assert.Contains("estimated from buckets", md);
+        Assert.Contains("| tarantool-memtx | author-read | 1,000 | 1.00 · 1.00 · 1.00 | missing: no metrics-before.txt", md);
+        Assert.Contains("estimated from buckets", WebUtility.HtmlDecode(dir.Read("report.html")));
+
+        using var summary = JsonDocument.Parse(dir.Read("summary.json"));
+        var server = summary.RootElement.GetProperty("runs").EnumerateArray()
+            .Single(r => r.GetProperty("storage").GetString() == "postgres").GetProperty("server");
+        Assert.Equal(2005, server.GetProperty("requests").GetInt64());
+        Assert.Equal(5, server.GetProperty("non_2xx").GetInt64());
+        Assert.Equal(4, server.GetProperty("backend_timeouts").GetProperty("tarantool").GetInt64());
+    }
+
+    [Fact]
+    public void ARunWithoutScrapesStillGetsAReportThatSaysTheViewIsMissing()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        Assert.Contains("## Server-side view", dir.Read("report.md"));
+        Assert.Contains("Missing: no run has the service's /metrics", dir.Read("report.md"));
+        Assert.Contains("Missing: no run has the service", dir.Read("report.html"));
+        using var summary = JsonDocument.Parse(dir.Read("summary.json"));
+        Assert.Contains("metrics-before.txt", summary.RootElement.GetProperty("runs")[0].GetProperty("server").GetProperty("missing").GetString());
+    }
+}
