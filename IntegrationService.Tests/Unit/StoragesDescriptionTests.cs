@@ -3,6 +3,7 @@ using IntegrationService.Storage;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Tests.Unit;
 
@@ -62,6 +63,43 @@ public sealed class StoragesDescriptionTests
             Assert.Equal(Defaults[i].IsDefault, storages[i].IsDefault);
         }
     }
+
+    [Fact]
+    public async Task TheCacheTtlOptionChangesTheCacheDescription()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:CacheTtlSeconds"] = "60" });
+
+        Assert.Contains("caches the answer for 60 s unless", Single(storages, "postgres-redis-cache").Description);
+    }
+
+    [Fact]
+    public async Task TheServersSettingsOptionsChangeTheDurabilityStatements()
+    {
+        var storages = await StoragesAsync(new()
+        {
+            ["Postgres:SynchronousCommit"] = "off",
+            ["Redis:AofAppendFsync"] = "always",
+            ["Redis:RdbSave"] = "900 1 300 10",
+            ["Tarantool:WalMode"] = "fsync",
+            ["Beanstalkd:FsyncIntervalMs"] = "50",
+        });
+
+        Assert.StartsWith("synchronous_commit=off, fsync=on: an acknowledged write reaches the WAL on disk within", Single(storages, "postgres").Durability);
+        Assert.EndsWith("Locations: PostgreSQL (synchronous_commit=off).", Single(storages, "postgres-redis-persistent").Durability);
+        Assert.StartsWith("appendonly yes, appendfsync always: a host crash loses nothing acknowledged;", Single(storages, "redis-aof").Durability);
+        Assert.Contains("since the last snapshot (300 seconds or more)", Single(storages, "redis-rdb").Durability);
+        Assert.All([Single(storages, "tarantool-memtx"), Single(storages, "tarantool-vinyl")],
+            s => Assert.StartsWith("wal_mode=fsync: every transaction is written to the WAL and fsynced", s.Durability));
+        Assert.StartsWith("Binlog on (-b), fsynced at most once every 50 ms (-f 50): a host crash can lose about the last 50 ms", Single(storages, "beanstalkd").Durability);
+    }
+
+    [Fact]
+    public async Task AnUnknownServerSettingIsRejected()
+    {
+        await Assert.ThrowsAsync<OptionsValidationException>(() => StoragesAsync(new() { ["Tarantool:WalMode"] = "sometimes" }));
+    }
+
+    private static StorageDescription Single(StorageDescription[] storages, string name) => Assert.Single(storages, s => s.Name == name);
 
     /// <summary>What <c>GET /storages</c> answers for the service composed with these settings over the defaults.</summary>
     internal static async Task<StorageDescription[]> StoragesAsync(Dictionary<string, string?> settings)

@@ -32,4 +32,13 @@ public sealed class TarantoolOptions
     /// <summary>Pause between reconnection attempts after the connection is lost or refused, in milliseconds.</summary>
     [Range(1, 600_000)]
     public int ReconnectDelayMs { get; set; } = 500;
+
+    /// <summary>
+    /// The server's <c>wal_mode</c> (none, write or fsync) as infra/config/tarantool/init.lua sets it
+    /// (<c>TARANTOOL_WAL_MODE</c>, default write). The client does not apply it: it describes the
+    /// server we are deployed against, and the durability statements of <c>GET /storages</c> are built
+    /// from it. Set it when the server runs another mode.
+    /// </summary>
+    [RegularExpression("^(none|write|fsync)$")]
+    public string WalMode { get; set; } = "write";
 }
