@@ -48,7 +48,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
         return reader.ReadArrayHeader() > 0 && reader.ReadBoolean();
     }
 
-    private static void WriteTuple(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
+    internal static void WriteTuple(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
     {
         IprotoBody.WriteTupleHeader(ref writer, request.SpaceId);
         MsgPackArrayMapper<AuthorTuple>.Write(ref writer, request.Tuple);
@@ -78,7 +78,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
         }
     }
 
-    private static Author? ReadOne(IprotoResponse response)
+    internal static Author? ReadOne(IprotoResponse response)
     {
         var reader = response.ReadData();
         return reader.ReadArrayHeader() == 0 ? null : MsgPackArrayMapper<AuthorTuple>.Read(ref reader).ToAuthor();
