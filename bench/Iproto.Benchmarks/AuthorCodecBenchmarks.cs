@@ -3,6 +3,7 @@ using BenchmarkDotNet.Attributes;
 using IntegrationService.Authors;
 using IntegrationService.Storage.Tarantool;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace Iproto.Benchmarks;
 
@@ -37,11 +38,12 @@ public class AuthorCodecBenchmarks
     {
         // A SELECT answer body: {IPROTO_DATA: [tuple]}.
         var body = new ArrayBufferWriter<byte>();
-        var writer = new MsgPackWriter(body);
+        var writer = new MessagePackWriter(body);
         writer.WriteMapHeader(1);
-        writer.WriteUInt64(IprotoKey.Data);
+        writer.Write(IprotoKey.Data);
         writer.WriteArrayHeader(1);
-        MsgPackArrayMapper<AuthorTuple>.Write(ref writer, AuthorTuple.FromAuthor(Pushkin, Pushkin.Id));
+        AuthorTuple.Write(ref writer, Pushkin, Pushkin.Id);
+        writer.Flush();
         _selectAnswer = body.WrittenSpan.ToArray();
     }
 
@@ -49,8 +51,9 @@ public class AuthorCodecBenchmarks
     public int EncodeAuthor()
     {
         _output.ResetWrittenCount();
-        var writer = new MsgPackWriter(_output);
-        TarantoolAuthorStore.WriteTuple(ref writer, (SpaceId, AuthorTuple.FromAuthor(Pushkin, Pushkin.Id)));
+        var writer = new MessagePackWriter(_output);
+        TarantoolAuthorStore.WriteTuple(ref writer, (SpaceId, Pushkin, Pushkin.Id));
+        writer.Flush(); // MessagePackWriter buffers until flushed; the frame writer flushes once per frame
         return _output.WrittenCount;
     }
 
