@@ -18,14 +18,15 @@ namespace IntegrationService;
 /// <summary>The service's registrations, read top to bottom like a table of contents.</summary>
 public static class Extensions
 {
-    /// <summary>Every storage backend and the registry that selects among them.</summary>
+    /// <summary>Every storage technology, the architectures composed from them, and the registry that selects among them.</summary>
     public static IHostApplicationBuilder AddStorage(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddPostgresStorage();
-        builder.Services.AddRedisStorage();
-        builder.Services.AddTarantoolStorage();
-        builder.Services.AddBeanstalkdStorage();
+        builder.Services.AddPostgres();
+        builder.Services.AddRedis();
+        builder.Services.AddTarantool();
+        builder.Services.AddBeanstalkd();
+        builder.Services.AddArchitectures();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Tarantool;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Tests.Tarantool;
 
@@ -37,9 +38,9 @@ public sealed class IprotoClientTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task ServerErrorsBecomeTarantoolExceptionNotUnavailable()
+    public async Task ServerErrorsBecomeIprotoServerExceptionNotUnavailable()
     {
-        var error = await Assert.ThrowsAsync<TarantoolException>(() => EvalAsync("error('boom')"));
+        var error = await Assert.ThrowsAsync<IprotoServerException>(() => EvalAsync("error('boom')"));
 
         Assert.Contains("boom", error.Message);
         Assert.True(_connection.IsConnected);
@@ -103,26 +104,26 @@ public sealed class IprotoClientTests : IAsyncLifetime
     private Task<IprotoResponse> EvalAsync(string expression) =>
         _connection.SendAsync(IprotoCode.Eval, expression, WriteEval, CancellationToken.None);
 
-    private static void WriteEval(ref MsgPackWriter writer, string expression)
+    private static void WriteEval(ref MessagePackWriter writer, string expression)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.Expression, expression);
         writer.WriteArrayHeader(0);
     }
 
-    private static void WriteEcho(ref MsgPackWriter writer, int value)
+    private static void WriteEcho(ref MessagePackWriter writer, int value)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.Expression, "return ...");
         writer.WriteArrayHeader(1);
-        writer.WriteInt64(value);
+        writer.Write(value);
     }
 
-    private static void WriteLocation(ref MsgPackWriter writer, (uint SpaceId, long Id) request)
+    private static void WriteLocation(ref MessagePackWriter writer, (uint SpaceId, long Id) request)
     {
         IprotoBody.WriteTupleHeader(ref writer, request.SpaceId);
         writer.WriteArrayHeader(4);
-        writer.WriteInt64(request.Id);
-        writer.WriteString("test location");
-        writer.WriteDouble(53.4747);
-        writer.WriteDouble(-14.2082);
+        writer.Write(request.Id);
+        writer.Write("test location");
+        writer.Write(53.4747);
+        writer.Write(-14.2082);
     }
 }

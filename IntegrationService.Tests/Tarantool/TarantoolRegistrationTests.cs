@@ -1,5 +1,8 @@
 using IntegrationService.Items;
 using IntegrationService.Storage;
+using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -12,11 +15,11 @@ namespace IntegrationService.Tests.Tarantool;
 public sealed class TarantoolRegistrationTests
 {
     [Fact]
-    public void AddTarantoolStorageRegistersBothEnginesWithTheirStoresAndTheClient()
+    public async Task AddTarantoolRegistersTheClientAndTheArchitecturesComposeBothEnginesFromItsStores()
     {
-        using var services = Build(new Dictionary<string, string?> { ["Tarantool:Port"] = "13999" });
+        await using var services = Build(new Dictionary<string, string?> { ["Tarantool:Port"] = "13999" });
 
-        var architectures = services.GetServices<StorageArchitecture>().ToDictionary(a => a.Name);
+        var architectures = services.GetServices<StorageArchitecture>().Where(a => a.Backends.Contains("tarantool")).ToDictionary(a => a.Name);
         Assert.Equal(["tarantool-memtx", "tarantool-vinyl"], architectures.Keys.Order());
         Assert.All(architectures.Values, a =>
         {
@@ -45,7 +48,12 @@ public sealed class TarantoolRegistrationTests
         var services = new ServiceCollection();
         services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
         services.AddLogging();
-        services.AddTarantoolStorage();
+        services.AddTarantool();
+        // The architectures are composed in one place from every technology's stores.
+        services.AddPostgres();
+        services.AddRedis();
+        services.AddBeanstalkd();
+        services.AddArchitectures();
         return services.BuildServiceProvider();
     }
 }

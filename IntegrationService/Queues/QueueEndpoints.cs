@@ -32,21 +32,20 @@ public sealed class QueueEndpoints(StorageRegistry storages)
             .Produces<QueueDepthResponse>().ProducesValidationProblem();
     }
 
-    private Task<IResult> WriteGeneratedAsync(string queue) => WriteAsync(queue, GeneratedMessage.Create());
+    private Task<IResult> WriteGeneratedAsync(string queue) => WriteAsync(storages.Queue(queue), GeneratedMessage.Create());
 
     private async Task<IResult> WriteBodyAsync(HttpContext context, string queue)
     {
-        var (name, _) = storages.Queue(queue);
+        var target = storages.Queue(queue); // an unknown queue is a 400 before the body is read
         var (body, problem) = await QueueMessageBody.ReadAsync(context.Request);
         if (problem is not null) return problem;
-        return await WriteAsync(name, body.Length == 0 ? GeneratedMessage.Create() : body);
+        return await WriteAsync(target, body.Length == 0 ? GeneratedMessage.Create() : body);
     }
 
-    private async Task<IResult> WriteAsync(string queue, ReadOnlyMemory<byte> message)
+    private static async Task<IResult> WriteAsync((string Name, IQueueStore Store) queue, ReadOnlyMemory<byte> message)
     {
-        var (name, store) = storages.Queue(queue);
-        var id = await store.EnqueueAsync(message, CancellationToken.None);
-        return Results.Json(new QueueWriteResponse(name, "write", true, id), ApiJsonContext.Default.QueueWriteResponse,
+        var id = await queue.Store.EnqueueAsync(message, CancellationToken.None);
+        return Results.Json(new QueueWriteResponse(queue.Name, "write", true, id), ApiJsonContext.Default.QueueWriteResponse,
             statusCode: StatusCodes.Status201Created);
     }
 

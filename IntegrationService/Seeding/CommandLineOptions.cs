@@ -13,12 +13,18 @@ namespace IntegrationService.Seeding;
 /// </summary>
 internal static class CommandLineOptions
 {
-    /// <summary>A whole number of type <typeparamref name="T"/> in [<paramref name="min"/>, <paramref name="max"/>].</summary>
-    public static Option<T> WholeNumber<T>(string name, string description, T min, T max) where T : IBinaryInteger<T>, IMinMaxValue<T> =>
+    /// <summary>
+    /// A whole number of type <typeparamref name="T"/> in [<paramref name="min"/>, <paramref name="max"/>]:
+    /// <paramref name="defaultValue"/> when absent (help shows it), or an error naming it when <paramref name="required"/>.
+    /// </summary>
+    public static Option<T> WholeNumber<T>(string name, string description, T min, T max, T? defaultValue = null, bool required = false)
+        where T : struct, IBinaryInteger<T>, IMinMaxValue<T> =>
         new(name)
         {
             Description = description,
             HelpName = "n",
+            Required = required,
+            DefaultValueFactory = defaultValue is { } value ? _ => value : null,
             CustomParser = result =>
             {
                 var text = result.Tokens.Count == 1 ? result.Tokens[0].Value : "";
@@ -31,28 +37,15 @@ internal static class CommandLineOptions
             },
         };
 
-    /// <summary>A non-empty text (a name the command cannot do without).</summary>
+    /// <summary>A non-empty text (a name the command cannot do without: leaving it out is an error that names it).</summary>
     public static Option<string> Name(string name, string description, string helpName) =>
         new(name)
         {
             Description = description,
             HelpName = helpName,
+            Required = true,
             CustomParser = result => result.Tokens is [{ Value: { Length: > 0 } text }] ? text : Error<string>(result, $"{name}: '' is empty"),
         };
-
-    /// <summary>The value when the option is absent (help shows it).</summary>
-    public static Option<T> WithDefault<T>(this Option<T> option, T value)
-    {
-        option.DefaultValueFactory = _ => value;
-        return option;
-    }
-
-    /// <summary>Makes leaving the option out an error that names it.</summary>
-    public static Option<T> Require<T>(this Option<T> option)
-    {
-        option.Required = true;
-        return option;
-    }
 
     private static T Error<T>(ArgumentResult result, string message)
     {

@@ -14,9 +14,9 @@ namespace IntegrationService.Seeding;
 /// </summary>
 public sealed class FillQueueCommand : Command
 {
-    private readonly Option<string> _queue = CommandLineOptions.Name("--queue", "The queue: an architecture with a queue, or an alias such as redis_aof", "name").Require();
-    private readonly Option<long> _depth = CommandLineOptions.WholeNumber("--depth", "The number of waiting messages to reach (none are taken away)", 0L, long.MaxValue).Require();
-    private readonly Option<int> _concurrency = CommandLineOptions.WholeNumber("--concurrency", "Concurrent writers", 1, int.MaxValue).WithDefault(64);
+    private readonly Option<string> _queue = CommandLineOptions.Name("--queue", "The queue: an architecture with a queue, or an alias such as redis_aof", "name");
+    private readonly Option<long> _depth = CommandLineOptions.WholeNumber("--depth", "The number of waiting messages to reach (none are taken away)", 0L, long.MaxValue, required: true);
+    private readonly Option<int> _concurrency = CommandLineOptions.WholeNumber("--concurrency", "Concurrent writers", 1, int.MaxValue, defaultValue: 64);
 
     public FillQueueCommand() : base("fill-queue", "Tops a queue up to at least --depth generated messages through the service's own store; prints the depth before and after as JSON")
     {

@@ -13,11 +13,11 @@ public sealed class SeedCommand : Command
     /// <summary>The item backends a data set can be loaded into (their loaders' names), for --only.</summary>
     public static readonly IReadOnlyList<string> Backends = ["postgres", "redis-cache", "redis-persistent", "tarantool"];
 
-    private readonly Option<ulong> _seed = CommandLineOptions.WholeNumber("--seed", "The generator's seed: the same seed, the same data set", ulong.MinValue, ulong.MaxValue).WithDefault(42UL);
-    private readonly Option<int> _locations = CommandLineOptions.WholeNumber("--locations", "Locations to generate (ids 1..N)", 1, int.MaxValue)
-        .WithDefault(ItemDataSetGenerator.DefaultLocations);
-    private readonly Option<int> _items = CommandLineOptions.WholeNumber("--items", "Items to generate (ids 1..N), each with 0 to 5 locations", 1, int.MaxValue)
-        .WithDefault(ItemDataSetGenerator.DefaultItems);
+    private readonly Option<ulong> _seed = CommandLineOptions.WholeNumber("--seed", "The generator's seed: the same seed, the same data set", ulong.MinValue, ulong.MaxValue, defaultValue: 42UL);
+    private readonly Option<int> _locations = CommandLineOptions.WholeNumber("--locations", "Locations to generate (ids 1..N)", 1, int.MaxValue,
+        defaultValue: ItemDataSetGenerator.DefaultLocations);
+    private readonly Option<int> _items = CommandLineOptions.WholeNumber("--items", "Items to generate (ids 1..N), each with 0 to 5 locations", 1, int.MaxValue,
+        defaultValue: ItemDataSetGenerator.DefaultItems);
     // Text, split by OptionsOf: System.CommandLine turns an absent array option into [] (no backend), not null (all).
     private readonly Option<string?> _only = new("--only")
     {

@@ -18,4 +18,12 @@ public sealed class BeanstalkdOptions
     /// <summary>Milliseconds one call may take before it counts as unavailable.</summary>
     [Range(10, 60_000)]
     public int TimeoutMs { get; set; } = 1000;
+
+    /// <summary>
+    /// The server's <c>-f</c> flag (infra/config/beanstalkd.conf): it fsyncs its binlog at most once
+    /// every so many milliseconds, 0 meaning after every write. The client does not apply it: it
+    /// describes the server we are deployed against, for the durability statement of <c>GET /storages</c>.
+    /// </summary>
+    [Range(0, 3_600_000)]
+    public int FsyncIntervalMs { get; set; } = 1000;
 }

@@ -5,8 +5,11 @@ namespace IntegrationService.Storage.Beanstalkd;
 
 public static class BeanstalkdServiceCollectionExtensions
 {
-    /// <summary>The Beanstalkd client (options from the "Beanstalkd" section), its health check and the beanstalkd queue architecture.</summary>
-    public static IServiceCollection AddBeanstalkdStorage(this IServiceCollection services)
+    /// <summary>
+    /// The Beanstalkd client (options from the "Beanstalkd" section), its health check and its queue
+    /// store; the beanstalkd architecture is composed in <see cref="Architectures"/>.
+    /// </summary>
+    public static IServiceCollection AddBeanstalkd(this IServiceCollection services)
     {
         services.AddOptions<BeanstalkdOptions>().BindConfiguration("Beanstalkd").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp =>
@@ -22,15 +25,7 @@ public static class BeanstalkdServiceCollectionExtensions
             });
         });
         services.AddHealthChecks().AddBackend<BeanstalkdHealthCheck>(BeanstalkdQueueStore.BackendName);
-        services.AddSingleton(sp => new StorageArchitecture(
-            BeanstalkdQueueStore.BackendName,
-            "Beanstalkd 1.12 with its binlog: put to write; reserve-with-timeout 0, then delete, to read.",
-            "Binlog on (-b), fsynced at most once a second (-f 1000): a host crash can lose about the last second of acknowledged " +
-            "messages, a crash of beanstalkd alone loses none. The original study ran beanstalkd without a binlog: nothing survived a restart.",
-            null, null, [BeanstalkdQueueStore.BackendName], [])
-        {
-            Queue = new BeanstalkdQueueStore(sp.GetRequiredService<BeanstalkdClient>()),
-        });
+        services.AddSingleton<BeanstalkdQueueStore>();
         return services;
     }
 }

@@ -34,4 +34,19 @@ public sealed class PostgresOptions
     /// </summary>
     [Range(0, 1000)]
     public int WarmConnections { get; set; } = 8;
+
+    /// <summary>
+    /// The server's <c>synchronous_commit</c> (on, local, remote_write, remote_apply or off) as
+    /// infra/config/postgresql.conf sets it for script/services and the AWS host. The service does
+    /// not apply it: it describes the server we are deployed against, and the durability statements
+    /// of <c>GET /storages</c> are built from it. Set it when the server is configured otherwise.
+    /// </summary>
+    [RegularExpression("^(on|local|remote_write|remote_apply|off)$")]
+    public string SynchronousCommit { get; set; } = "on";
+
+    /// <summary>
+    /// The server's <c>fsync</c> (infra/config/postgresql.conf); like <see cref="SynchronousCommit"/>,
+    /// it only describes the server for <c>GET /storages</c>.
+    /// </summary>
+    public bool Fsync { get; set; } = true;
 }

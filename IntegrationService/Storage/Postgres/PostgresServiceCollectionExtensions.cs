@@ -9,10 +9,12 @@ public static class PostgresServiceCollectionExtensions
     /// <summary>The server's name in health reports and architectures' dependencies.</summary>
     public const string BackendName = "postgres";
 
-    public const string Description = "PostgreSQL 15 alone";
-    public const string Durability = "synchronous_commit=on, fsync=on: every acknowledged write is flushed to the WAL on disk.";
-
-    public static IServiceCollection AddPostgresStorage(this IServiceCollection services)
+    /// <summary>
+    /// The PostgreSQL data source (options from the "Postgres" section), its stores, location catalog,
+    /// data loader, health check and schema initializer. The architectures using them are composed in
+    /// <see cref="Architectures"/>.
+    /// </summary>
+    public static IServiceCollection AddPostgres(this IServiceCollection services)
     {
         services.AddOptions<PostgresOptions>().BindConfiguration("Postgres").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => CreateDataSource(sp.GetRequiredService<IOptions<PostgresOptions>>().Value));
@@ -24,11 +26,6 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
         services.AddHostedService<PostgresSchemaInitializer>();
-        services.AddSingleton(sp => new StorageArchitecture("postgres", Description, Durability,
-            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [BackendName], [])
-        {
-            Queue = sp.GetRequiredService<PostgresQueueStore>(),
-        });
         return services;
     }
 

@@ -31,4 +31,44 @@ public sealed class RedisOptions
     /// <summary>Lifetime of a cached entry, in seconds.</summary>
     [Range(1, 86_400 * 30)]
     public int CacheTtlSeconds { get; set; } = 3600;
+
+    // The servers' own settings, from infra/config/redis-*.conf (used by script/services and the AWS
+    // host). The service applies none of them: they describe the instances we are deployed against,
+    // and the texts of GET /storages are built from them. Set them when an instance is configured otherwise.
+
+    /// <summary>The cache instance's <c>maxmemory</c> (a server setting, described only).</summary>
+    [Required]
+    public string CacheMaxMemory { get; set; } = "256mb";
+
+    /// <summary>The cache instance's <c>maxmemory-policy</c> (a server setting, described only).</summary>
+    [RegularExpression(MaxMemoryPolicies)]
+    public string CacheMaxMemoryPolicy { get; set; } = "allkeys-lru";
+
+    /// <summary>The persistent instance's <c>appendfsync</c>: always, everysec or no (a server setting, described only).</summary>
+    [RegularExpression(AppendFsyncPolicies)]
+    public string PersistentAppendFsync { get; set; } = "everysec";
+
+    /// <summary>The persistent instance's <c>maxmemory-policy</c> (a server setting, described only).</summary>
+    [RegularExpression(MaxMemoryPolicies)]
+    public string PersistentMaxMemoryPolicy { get; set; } = "noeviction";
+
+    /// <summary>The redis-aof queue instance's <c>appendfsync</c>: always, everysec or no (a server setting, described only).</summary>
+    [RegularExpression(AppendFsyncPolicies)]
+    public string AofAppendFsync { get; set; } = "everysec";
+
+    /// <summary>The redis-rdb queue instance's <c>save</c> rules, "seconds changes" pairs (a server setting, described only).</summary>
+    [RegularExpression(@"^[0-9]+ [0-9]+( [0-9]+ [0-9]+)*$")]
+    public string RdbSave { get; set; } = "1 1";
+
+    /// <summary>The <c>maxmemory</c> of both queue instances, redis-aof and redis-rdb (a server setting, described only).</summary>
+    [Required]
+    public string QueueMaxMemory { get; set; } = "1gb";
+
+    /// <summary>The <c>maxmemory-policy</c> of both queue instances (a server setting, described only).</summary>
+    [RegularExpression(MaxMemoryPolicies)]
+    public string QueueMaxMemoryPolicy { get; set; } = "noeviction";
+
+    private const string AppendFsyncPolicies = "^(always|everysec|no)$";
+    private const string MaxMemoryPolicies =
+        "^(noeviction|allkeys-lru|allkeys-lfu|allkeys-random|volatile-lru|volatile-lfu|volatile-random|volatile-ttl)$";
 }

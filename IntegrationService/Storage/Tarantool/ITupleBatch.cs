@@ -1,9 +1,9 @@
-using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;
 
 /// <summary>A slice of the data set written as one MessagePack array of tuples.</summary>
 internal interface ITupleBatch
 {
-    void Write(ref MsgPackWriter writer);
+    void Write(ref MessagePackWriter writer);
 }

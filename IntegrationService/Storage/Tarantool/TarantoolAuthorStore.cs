@@ -1,5 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;
 
@@ -11,7 +12,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
     public async Task<Author> CreateAsync(Author author, CancellationToken cancellationToken)
     {
         var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
-        using var response = await connection.SendAsync(IprotoCode.Insert, (spaceId, AuthorTuple.FromAuthor(author, id: null)),
+        using var response = await connection.SendAsync(IprotoCode.Insert, (spaceId, author, (long?)null),
             WriteTuple, cancellationToken);
         return ReadOne(response) ?? throw new InvalidOperationException("Tarantool returned no tuple for an insert.");
     }
@@ -35,7 +36,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
     public async Task<Author?> UpdateAsync(Author author, CancellationToken cancellationToken)
     {
         var spaceId = await connection.GetSpaceIdAsync(_space, cancellationToken);
-        using var response = await connection.SendAsync(IprotoCode.Update, (spaceId, AuthorTuple.FromAuthor(author, author.Id)),
+        using var response = await connection.SendAsync(IprotoCode.Update, (spaceId, author),
             WriteUpdate, cancellationToken);
         return ReadOne(response);
     }
@@ -48,40 +49,40 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
         return reader.ReadArrayHeader() > 0 && reader.ReadBoolean();
     }
 
-    private static void WriteTuple(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
+    /// <summary>An INSERT/REPLACE body: {space, tuple}.</summary>
+    internal static void WriteTuple(ref MessagePackWriter writer, (uint SpaceId, Author Author, long? Id) request)
     {
         IprotoBody.WriteTupleHeader(ref writer, request.SpaceId);
-        MsgPackArrayMapper<AuthorTuple>.Write(ref writer, request.Tuple);
+        AuthorTuple.Write(ref writer, request.Author, request.Id);
     }
 
-    private static void WriteDeleteExisting(ref MsgPackWriter writer, (string Space, long Id) call)
+    private static void WriteDeleteExisting(ref MessagePackWriter writer, (string Space, long Id) call)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "delete_existing");
         writer.WriteArrayHeader(2);
-        writer.WriteString(call.Space);
-        writer.WriteInt64(call.Id);
+        writer.Write(call.Space);
+        writer.Write(call.Id);
     }
 
-    private static void WriteUpdate(ref MsgPackWriter writer, (uint SpaceId, AuthorTuple Tuple) request)
+    internal static void WriteUpdate(ref MessagePackWriter writer, (uint SpaceId, Author Author) request)
     {
-        IprotoBody.WriteKeyHeader(ref writer, request.SpaceId, request.Tuple.Id ?? 0, extraEntries: 1);
-        writer.WriteUInt64(IprotoKey.Tuple);
+        IprotoBody.WriteKeyHeader(ref writer, request.SpaceId, request.Author.Id, extraEntries: 1);
+        writer.Write(IprotoKey.Tuple);
         // IPROTO update operations number fields from 0; field 0 (the id) stays.
-        var count = MsgPackArrayMapper<AuthorTuple>.ElementCount;
-        writer.WriteArrayHeader(count - 1);
-        for (var field = 1; field < count; field++)
+        writer.WriteArrayHeader(AuthorTuple.FieldCount - 1);
+        for (var field = 1; field < AuthorTuple.FieldCount; field++)
         {
             writer.WriteArrayHeader(3);
-            writer.WriteString("=");
-            writer.WriteUInt64((ulong)field);
-            MsgPackArrayMapper<AuthorTuple>.WriteElement(ref writer, request.Tuple, field);
+            writer.Write("=");
+            writer.Write(field);
+            AuthorTuple.WriteField(ref writer, request.Author, field);
         }
     }
 
-    private static Author? ReadOne(IprotoResponse response)
+    internal static Author? ReadOne(IprotoResponse response)
     {
         var reader = response.ReadData();
-        return reader.ReadArrayHeader() == 0 ? null : MsgPackArrayMapper<AuthorTuple>.Read(ref reader).ToAuthor();
+        return reader.ReadArrayHeader() == 0 ? null : AuthorTuple.Read(ref reader);
     }
 
     private static List<Author> ReadAll(IprotoResponse response)
@@ -89,7 +90,7 @@ public sealed class TarantoolAuthorStore(TarantoolConnection connection, string 
         var reader = response.ReadData();
         var count = reader.ReadArrayHeader();
         var authors = new List<Author>(count);
-        for (var i = 0; i < count; i++) authors.Add(MsgPackArrayMapper<AuthorTuple>.Read(ref reader).ToAuthor());
+        for (var i = 0; i < count; i++) authors.Add(AuthorTuple.Read(ref reader));
         return authors;
     }
 }

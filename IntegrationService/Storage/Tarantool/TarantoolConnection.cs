@@ -9,6 +9,8 @@ namespace IntegrationService.Storage.Tarantool;
 /// when it breaks (<see cref="RunAsync"/>, driven by <see cref="TarantoolConnectionService"/>), and
 /// puts <see cref="TarantoolOptions.RequestTimeoutMs"/> on every request. While disconnected, requests
 /// fail at once with <see cref="StorageUnavailableException"/> rather than queueing behind a reconnect.
+/// This is the one place where the client's <see cref="IprotoUnavailableException"/> becomes the
+/// service's <see cref="StorageUnavailableException"/>; a server's <see cref="IprotoServerException"/> passes through.
 /// </summary>
 public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> options, ILogger<TarantoolConnection> logger)
     : IAsyncDisposable, IDisposable
@@ -17,6 +19,10 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
 
     private readonly TarantoolOptions _options = options.Value;
     private readonly TimeSpan _timeout = TimeSpan.FromMilliseconds(options.Value.RequestTimeoutMs);
+    private readonly IprotoConnectionOptions _connectionOptions = new(options.Value.Host, options.Value.Port,
+        options.Value.User, options.Value.Password,
+        PingInterval: TimeSpan.FromMilliseconds(options.Value.PingIntervalMs),
+        PingTimeout: TimeSpan.FromMilliseconds(options.Value.RequestTimeoutMs));
     private volatile IprotoConnection? _current;
     private volatile FrozenDictionary<string, uint> _spaces = FrozenDictionary<string, uint>.Empty;
 
@@ -33,7 +39,7 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
         IprotoConnection? connection = null;
         try
         {
-            connection = await IprotoConnection.OpenAsync(_options.Host, _options.Port, _options.User, _options.Password, timeout.Token)
+            connection = await IprotoConnection.OpenAsync(_connectionOptions, timeout.Token)
                 .ConfigureAwait(false);
             _spaces = await LoadSpacesAsync(connection, timeout.Token).ConfigureAwait(false);
             var previous = _current;
@@ -50,10 +56,14 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
         }
     }
 
-    /// <summary>Keeps a connection open until <paramref name="stoppingToken"/>, reconnecting after ReconnectDelayMs.</summary>
+    /// <summary>
+    /// Keeps a connection open until <paramref name="stoppingToken"/>, reconnecting after a pause that
+    /// starts at ReconnectDelayMs and grows up to MaxReconnectDelayMs while attempts keep failing.
+    /// </summary>
     public async Task RunAsync(CancellationToken stoppingToken)
     {
-        var delay = TimeSpan.FromMilliseconds(_options.ReconnectDelayMs);
+        var backoff = new ReconnectBackoff(TimeSpan.FromMilliseconds(_options.ReconnectDelayMs),
+            TimeSpan.FromMilliseconds(_options.MaxReconnectDelayMs), Random.Shared);
         try
         {
             while (!stoppingToken.IsCancellationRequested)
@@ -65,9 +75,10 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
                 }
                 else if (await TryConnectAsync(stoppingToken).ConfigureAwait(false))
                 {
+                    backoff.Reset();
                     continue;
                 }
-                await Task.Delay(delay, stoppingToken).ConfigureAwait(false);
+                await Task.Delay(backoff.Next(), stoppingToken).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
@@ -77,11 +88,11 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
     }
 
     /// <summary>Sends one request on the current connection; see <see cref="IprotoConnection.SendAsync{TState}"/>.</summary>
-    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, MsgPackWrite<TState>? writeBody,
+    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, IprotoBodyWriter<TState>? writeBody,
         CancellationToken cancellationToken) => SendAsync(code, state, writeBody, _timeout, cancellationToken);
 
     /// <summary>As above with a timeout other than RequestTimeoutMs (bulk loads).</summary>
-    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, MsgPackWrite<TState>? writeBody,
+    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, IprotoBodyWriter<TState>? writeBody,
         TimeSpan timeout, CancellationToken cancellationToken)
     {
         var connection = _current;
@@ -89,7 +100,7 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
         {
             return Task.FromException<IprotoResponse>(new StorageUnavailableException("tarantool", "not connected"));
         }
-        return Activity.Track(connection.SendAsync(code, state, writeBody, timeout, cancellationToken));
+        return TranslateUnavailable(connection.SendAsync(code, state, writeBody, timeout, cancellationToken));
     }
 
     /// <summary>
@@ -116,10 +127,31 @@ public sealed partial class TarantoolConnection(IOptions<TarantoolOptions> optio
 
     private async Task<FrozenDictionary<string, uint>> LoadSpacesAsync(IprotoConnection connection, CancellationToken cancellationToken)
     {
-        using var response = await connection.SendAsync(IprotoCode.Select, VSpaceId, IprotoBody.WriteSelectAll, _timeout, cancellationToken)
-            .ConfigureAwait(false);
+        using var response = await TranslateUnavailable(
+            connection.SendAsync(IprotoCode.Select, VSpaceId, IprotoBody.WriteSelectAll, _timeout, cancellationToken)).ConfigureAwait(false);
         return ReadSpaces(response);
     }
+
+    /// <summary>Also counts the request in flight until it ends, and as a timeout if it got no answer in time (for /metrics).</summary>
+    private async Task<IprotoResponse> TranslateUnavailable(Task<IprotoResponse> answer)
+    {
+        Activity.Begin();
+        try
+        {
+            return await answer.ConfigureAwait(false);
+        }
+        catch (IprotoUnavailableException ex)
+        {
+            if (IsTimeout(ex)) Activity.CountTimeout();
+            throw new StorageUnavailableException("tarantool", ex.Message, ex);
+        }
+        finally
+        {
+            Activity.End();
+        }
+    }
+
+    private static bool IsTimeout(IprotoUnavailableException e) => e.Reason == IprotoUnavailableReason.Timeout;
 
     private static FrozenDictionary<string, uint> ReadSpaces(IprotoResponse response)
     {

@@ -1,5 +1,6 @@
 using IntegrationService.Items;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;
 
@@ -53,11 +54,11 @@ public sealed class TarantoolItemDataLoader(TarantoolConnection connection) : II
         }
     }
 
-    private static void WriteBulkReplace<TBatch>(ref MsgPackWriter writer, (string Space, TBatch Batch) call) where TBatch : ITupleBatch
+    private static void WriteBulkReplace<TBatch>(ref MessagePackWriter writer, (string Space, TBatch Batch) call) where TBatch : ITupleBatch
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "bulk_replace");
         writer.WriteArrayHeader(2);
-        writer.WriteString(call.Space);
+        writer.Write(call.Space);
         call.Batch.Write(ref writer);
     }
 }

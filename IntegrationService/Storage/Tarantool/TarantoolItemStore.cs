@@ -1,5 +1,6 @@
 using IntegrationService.Items;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;
 
@@ -12,13 +13,18 @@ public sealed class TarantoolItemStore(TarantoolConnection connection, string en
     public async Task<IReadOnlyList<Location>> GetLocationsAsync(long itemId, CancellationToken cancellationToken)
     {
         using var response = await connection.SendAsync(IprotoCode.Call, (engine, itemId), WriteGet, cancellationToken);
+        return ReadLocations(response);
+    }
+
+    /// <summary>item_locations_get's answer: nothing, or one array of location tuples {id, text, x, y}.</summary>
+    internal static List<Location> ReadLocations(IprotoResponse response)
+    {
         var reader = response.ReadData();
         if (reader.ReadArrayHeader() == 0) return [];
         var count = ReadLuaArrayHeader(ref reader);
         var locations = new List<Location>(count);
         for (var i = 0; i < count; i++)
         {
-            // Location tuple: {id, text, x, y}.
             var fields = reader.ReadArrayHeader();
             var location = new Location(reader.ReadInt64(), reader.ReadString() ?? "", new Coordinates(reader.ReadDouble(), reader.ReadDouble()));
             for (var f = 4; f < fields; f++) reader.Skip();
@@ -40,28 +46,28 @@ public sealed class TarantoolItemStore(TarantoolConnection connection, string en
     }
 
     /// <summary>Lua encodes an empty table as an array or, depending on its history, an empty map.</summary>
-    private static int ReadLuaArrayHeader(ref MsgPackReader reader)
+    private static int ReadLuaArrayHeader(ref MessagePackReader reader)
     {
-        if (reader.PeekType() != MsgPackType.Map) return reader.ReadArrayHeader();
+        if (reader.NextMessagePackType != MessagePackType.Map) return reader.ReadArrayHeader();
         var entries = reader.ReadMapHeader();
-        return entries == 0 ? 0 : throw new MsgPackException("Expected an array of tuples, got a map.");
+        return entries == 0 ? 0 : throw new IprotoException("Expected an array of tuples, got a map.");
     }
 
-    private static void WriteGet(ref MsgPackWriter writer, (string Engine, long ItemId) call)
+    private static void WriteGet(ref MessagePackWriter writer, (string Engine, long ItemId) call)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "item_locations_get");
         writer.WriteArrayHeader(2);
-        writer.WriteString(call.Engine);
-        writer.WriteInt64(call.ItemId);
+        writer.Write(call.Engine);
+        writer.Write(call.ItemId);
     }
 
-    private static void WriteSet(ref MsgPackWriter writer, (string Engine, long ItemId, IReadOnlyList<long> Ids) call)
+    private static void WriteSet(ref MessagePackWriter writer, (string Engine, long ItemId, IReadOnlyList<long> Ids) call)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "item_locations_set");
         writer.WriteArrayHeader(3);
-        writer.WriteString(call.Engine);
-        writer.WriteInt64(call.ItemId);
+        writer.Write(call.Engine);
+        writer.Write(call.ItemId);
         writer.WriteArrayHeader(call.Ids.Count);
-        foreach (var id in call.Ids) writer.WriteInt64(id);
+        foreach (var id in call.Ids) writer.Write(id);
     }
 }

@@ -29,7 +29,31 @@ public sealed class TarantoolOptions
     [Range(1, 600_000)]
     public int ConnectTimeoutMs { get; set; } = 2000;
 
-    /// <summary>Pause between reconnection attempts after the connection is lost or refused, in milliseconds.</summary>
+    /// <summary>
+    /// The first pause before reconnecting after the connection is lost or refused, in milliseconds; each
+    /// further failed attempt doubles it (with ±20% jitter) up to <see cref="MaxReconnectDelayMs"/>.
+    /// A successful connect starts over from this value.
+    /// </summary>
     [Range(1, 600_000)]
     public int ReconnectDelayMs { get; set; } = 500;
+
+    /// <summary>
+    /// The server's <c>wal_mode</c> (none, write or fsync) as infra/config/tarantool/init.lua sets it
+    /// (<c>TARANTOOL_WAL_MODE</c>, default write). The client does not apply it: it describes the
+    /// server we are deployed against, and the durability statements of <c>GET /storages</c> are built
+    /// from it. Set it when the server runs another mode.
+    /// </summary>
+    [RegularExpression("^(none|write|fsync)$")]
+    public string WalMode { get; set; } = "write";
+
+    /// <summary>The cap on the pause between reconnection attempts, in milliseconds.</summary>
+    [Range(1, 600_000)]
+    public int MaxReconnectDelayMs { get; set; } = 5000;
+
+    /// <summary>
+    /// After this long with nothing received the connection sends IPROTO_PING, in milliseconds; no answer
+    /// within <see cref="RequestTimeoutMs"/> fails the connection (every waiting call at once) and reconnects.
+    /// </summary>
+    [Range(1, 600_000)]
+    public int PingIntervalMs { get; set; } = 5000;
 }

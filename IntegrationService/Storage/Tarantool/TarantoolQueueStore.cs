@@ -1,5 +1,7 @@
+using System.Buffers;
 using IntegrationService.Queues;
 using IntegrationService.Storage.Tarantool.Iproto;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;
 
@@ -26,14 +28,7 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
     public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
     {
         using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteTake, cancellationToken);
-        var reader = response.ReadData();
-        if (reader.ReadArrayHeader() == 0 || reader.TryReadNil()) return null;
-        // The tuple {id, body}.
-        var fields = reader.ReadArrayHeader();
-        var id = reader.ReadInt64();
-        var body = reader.ReadStringUtf8(out _).ToArray();
-        for (var f = 2; f < fields; f++) reader.Skip();
-        return new QueueMessage(id, body);
+        return ReadTaken(response);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)
@@ -44,22 +39,35 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
         return reader.ReadInt64();
     }
 
-    private static void WritePut(ref MsgPackWriter writer, (string Engine, ReadOnlyMemory<byte> Message) call)
+    /// <summary>queue_take's answer: nothing or nil (empty queue), or the tuple {id, body}.</summary>
+    internal static QueueMessage? ReadTaken(IprotoResponse response)
+    {
+        var reader = response.ReadData();
+        if (reader.ReadArrayHeader() == 0 || reader.TryReadNil()) return null;
+        var fields = reader.ReadArrayHeader();
+        var id = reader.ReadInt64();
+        var body = reader.ReadStringSequence() is { } utf8 ? utf8.ToArray() : [];
+        for (var f = 2; f < fields; f++) reader.Skip();
+        return new QueueMessage(id, body);
+    }
+
+    /// <summary>queue_put(engine, body): the message body goes as a str of its UTF-8 bytes, unconverted.</summary>
+    internal static void WritePut(ref MessagePackWriter writer, (string Engine, ReadOnlyMemory<byte> Message) call)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "queue_put");
         writer.WriteArrayHeader(2);
-        writer.WriteString(call.Engine);
-        writer.WriteStringUtf8(call.Message.Span);
+        writer.Write(call.Engine);
+        writer.WriteString(call.Message.Span);
     }
 
-    private static void WriteTake(ref MsgPackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_take", engine);
+    private static void WriteTake(ref MessagePackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_take", engine);
 
-    private static void WriteDepth(ref MsgPackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_depth", engine);
+    private static void WriteDepth(ref MessagePackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_depth", engine);
 
-    private static void WriteEngineCall(ref MsgPackWriter writer, string function, string engine)
+    private static void WriteEngineCall(ref MessagePackWriter writer, string function, string engine)
     {
         IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, function);
         writer.WriteArrayHeader(1);
-        writer.WriteString(engine);
+        writer.Write(engine);
     }
 }

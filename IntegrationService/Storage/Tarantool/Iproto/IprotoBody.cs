@@ -1,81 +1,83 @@
+using MessagePack;
+
 namespace IntegrationService.Storage.Tarantool.Iproto;
 
 /// <summary>Writers of the request bodies the stores send (each a map of IprotoKey → value).</summary>
 public static class IprotoBody
 {
     /// <summary>SELECT by primary key: {space, index 0, iterator EQ, offset 0, limit 1, key [id]}.</summary>
-    public static void WriteSelectById(ref MsgPackWriter writer, (uint SpaceId, long Id) request)
+    public static void WriteSelectById(ref MessagePackWriter writer, (uint SpaceId, long Id) request)
     {
         WriteSelectHeader(ref writer, request.SpaceId, IprotoIterator.Eq, offset: 0, limit: 1);
         writer.WriteArrayHeader(1);
-        writer.WriteInt64(request.Id);
+        writer.Write(request.Id);
     }
 
     /// <summary>SELECT a page of the primary index in key order.</summary>
-    public static void WriteSelectPage(ref MsgPackWriter writer, (uint SpaceId, int Offset, int Limit) request)
+    public static void WriteSelectPage(ref MessagePackWriter writer, (uint SpaceId, int Offset, int Limit) request)
     {
         WriteSelectHeader(ref writer, request.SpaceId, IprotoIterator.All, (uint)request.Offset, (uint)request.Limit);
         writer.WriteArrayHeader(0);
     }
 
     /// <summary>SELECT every tuple of a (small) space.</summary>
-    public static void WriteSelectAll(ref MsgPackWriter writer, uint spaceId)
+    public static void WriteSelectAll(ref MessagePackWriter writer, uint spaceId)
     {
         WriteSelectHeader(ref writer, spaceId, IprotoIterator.All, offset: 0, limit: uint.MaxValue);
         writer.WriteArrayHeader(0);
     }
 
     /// <summary>DELETE by primary key.</summary>
-    public static void WriteDeleteById(ref MsgPackWriter writer, (uint SpaceId, long Id) request) =>
+    public static void WriteDeleteById(ref MessagePackWriter writer, (uint SpaceId, long Id) request) =>
         WriteKeyHeader(ref writer, request.SpaceId, request.Id, extraEntries: 0);
 
     /// <summary>
     /// A body map addressing one tuple by primary key: {space, index 0, key [id]}, followed by
     /// <paramref name="extraEntries"/> entries the caller writes (UPDATE adds its operations).
     /// </summary>
-    public static void WriteKeyHeader(ref MsgPackWriter writer, uint spaceId, long id, int extraEntries)
+    public static void WriteKeyHeader(ref MessagePackWriter writer, uint spaceId, long id, int extraEntries)
     {
         writer.WriteMapHeader(3 + extraEntries);
-        writer.WriteUInt64(IprotoKey.SpaceId);
-        writer.WriteUInt64(spaceId);
-        writer.WriteUInt64(IprotoKey.IndexId);
-        writer.WriteUInt64(0);
-        writer.WriteUInt64(IprotoKey.Key);
+        writer.Write(IprotoKey.SpaceId);
+        writer.Write(spaceId);
+        writer.Write(IprotoKey.IndexId);
+        writer.Write(0);
+        writer.Write(IprotoKey.Key);
         writer.WriteArrayHeader(1);
-        writer.WriteInt64(id);
+        writer.Write(id);
     }
 
     /// <summary>INSERT/REPLACE: {space, tuple}; the caller writes the tuple.</summary>
-    public static void WriteTupleHeader(ref MsgPackWriter writer, uint spaceId)
+    public static void WriteTupleHeader(ref MessagePackWriter writer, uint spaceId)
     {
         writer.WriteMapHeader(2);
-        writer.WriteUInt64(IprotoKey.SpaceId);
-        writer.WriteUInt64(spaceId);
-        writer.WriteUInt64(IprotoKey.Tuple);
+        writer.Write(IprotoKey.SpaceId);
+        writer.Write(spaceId);
+        writer.Write(IprotoKey.Tuple);
     }
 
     /// <summary>CALL/EVAL: {name or expression, arguments}; the caller writes the arguments array.</summary>
-    public static void WriteCallHeader(ref MsgPackWriter writer, int nameKey, string nameOrExpression)
+    public static void WriteCallHeader(ref MessagePackWriter writer, int nameKey, string nameOrExpression)
     {
         writer.WriteMapHeader(2);
-        writer.WriteUInt64((ulong)nameKey);
-        writer.WriteString(nameOrExpression);
-        writer.WriteUInt64(IprotoKey.Tuple);
+        writer.Write(nameKey);
+        writer.Write(nameOrExpression);
+        writer.Write(IprotoKey.Tuple);
     }
 
-    private static void WriteSelectHeader(ref MsgPackWriter writer, uint spaceId, IprotoIterator iterator, uint offset, uint limit)
+    private static void WriteSelectHeader(ref MessagePackWriter writer, uint spaceId, IprotoIterator iterator, uint offset, uint limit)
     {
         writer.WriteMapHeader(6);
-        writer.WriteUInt64(IprotoKey.SpaceId);
-        writer.WriteUInt64(spaceId);
-        writer.WriteUInt64(IprotoKey.IndexId);
-        writer.WriteUInt64(0);
-        writer.WriteUInt64(IprotoKey.Iterator);
-        writer.WriteUInt64((ulong)iterator);
-        writer.WriteUInt64(IprotoKey.Offset);
-        writer.WriteUInt64(offset);
-        writer.WriteUInt64(IprotoKey.Limit);
-        writer.WriteUInt64(limit);
-        writer.WriteUInt64(IprotoKey.Key);
+        writer.Write(IprotoKey.SpaceId);
+        writer.Write(spaceId);
+        writer.Write(IprotoKey.IndexId);
+        writer.Write(0);
+        writer.Write(IprotoKey.Iterator);
+        writer.Write((int)iterator);
+        writer.Write(IprotoKey.Offset);
+        writer.Write(offset);
+        writer.Write(IprotoKey.Limit);
+        writer.Write(limit);
+        writer.Write(IprotoKey.Key);
     }
 }

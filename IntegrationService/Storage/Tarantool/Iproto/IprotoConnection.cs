@@ -1,8 +1,8 @@
 using System.Buffers;
-using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Net.Sockets;
 using System.Threading.Channels;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool.Iproto;
 
@@ -11,13 +11,18 @@ namespace IntegrationService.Storage.Tarantool.Iproto;
 /// frame into a shared queue buffer and wait on a completion keyed by the sync id; a writer loop
 /// sends whatever is queued, and a reader loop completes answers as they arrive. The writer never
 /// waits for company — a lone request is written at once, and requests that arrive while a write
-/// is in flight go out together in the next one. Once broken, the connection stays broken: every
-/// waiting and later request fails with <see cref="StorageUnavailableException"/> and
-/// <see cref="Closed"/> completes, so the owner can open a new one.
+/// is in flight go out together in the next one. A connection that has received nothing for the
+/// ping interval sends IPROTO_PING; no answer within the ping timeout breaks it. Once broken, the
+/// connection stays broken: every waiting and later request fails with
+/// <see cref="IprotoUnavailableException"/> and <see cref="Closed"/> completes, so the owner can open a new one.
 /// </summary>
 public sealed class IprotoConnection : IAsyncDisposable, IDisposable
 {
-    private const int LengthPrefixSize = 5;
+    // TCP keepalive (seconds) backs the ping up below the protocol, e.g. while a connect or an auth is pending:
+    // a silent peer is declared dead after about KeepAliveTime + KeepAliveRetryCount × KeepAliveInterval.
+    private const int KeepAliveTimeSeconds = 5;
+    private const int KeepAliveIntervalSeconds = 2;
+    private const int KeepAliveRetryCount = 3;
 
     private readonly Socket _socket;
     private readonly NetworkStream _stream;
@@ -25,28 +30,37 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     private readonly Channel<bool> _wake = Channel.CreateBounded<bool>(
         new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
     private readonly ConcurrentDictionary<ulong, PendingAnswer> _pending = new();
-    private readonly Timer _deadlines;
+    private readonly Timer _sweep;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly IprotoFrame.Handler _complete;
+    private readonly long _pingIntervalMs;
+    private readonly long _pingTimeoutMs;
     private PooledBufferWriter _queued = new();
     private PooledBufferWriter _writing = new();
     private Exception? _failure;
     private long _lastSync;
+    private long _lastReceived = Environment.TickCount64;
+    private ulong _pingSync; // 0: no ping in flight
+    private long _pingDeadline;
     private Task _readLoop = Task.CompletedTask;
     private Task _writeLoop = Task.CompletedTask;
 
-    private IprotoConnection(Socket socket, NetworkStream stream, IprotoGreeting greeting)
+    private IprotoConnection(Socket socket, NetworkStream stream, IprotoGreeting greeting, IprotoConnectionOptions options)
     {
         _socket = socket;
         _stream = stream;
         Greeting = greeting;
-        _deadlines = new Timer(static state => ((IprotoConnection)state!).ExpireOverdue(), this, DeadlineSweepInterval, DeadlineSweepInterval);
+        _complete = Complete;
+        _pingIntervalMs = (long)options.PingInterval.TotalMilliseconds;
+        _pingTimeoutMs = (long)options.PingTimeout.TotalMilliseconds;
+        _sweep = new Timer(static state => ((IprotoConnection)state!).Sweep(), this, SweepInterval, SweepInterval);
     }
 
     /// <summary>
-    /// How often waiting requests are checked against their deadlines: one timer per connection
-    /// rather than one per request, so a request's timeout fires up to this much late.
+    /// How often waiting requests are checked against their deadlines and the connection for
+    /// idleness: one timer per connection rather than one per request, so a timeout fires up to this much late.
     /// </summary>
-    public static readonly TimeSpan DeadlineSweepInterval = TimeSpan.FromMilliseconds(50);
+    public static readonly TimeSpan SweepInterval = TimeSpan.FromMilliseconds(50);
 
     public IprotoGreeting Greeting { get; }
 
@@ -56,22 +70,26 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     public bool IsOpen => Volatile.Read(ref _failure) is null;
 
     /// <summary>Connects, reads the greeting and authenticates (skipped for the guest user); <paramref name="cancellationToken"/> bounds it all.</summary>
-    public static async Task<IprotoConnection> OpenAsync(string host, int port, string user, string password, CancellationToken cancellationToken)
+    public static async Task<IprotoConnection> OpenAsync(IprotoConnectionOptions options, CancellationToken cancellationToken)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         IprotoConnection? connection = null;
         try
         {
-            await socket.ConnectAsync(host, port, cancellationToken).ConfigureAwait(false);
+            socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, KeepAliveTimeSeconds);
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, KeepAliveIntervalSeconds);
+            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, KeepAliveRetryCount);
+            await socket.ConnectAsync(options.Host, options.Port, cancellationToken).ConfigureAwait(false);
             var stream = new NetworkStream(socket, ownsSocket: true);
             var greeting = new byte[IprotoGreeting.Size];
             await stream.ReadExactlyAsync(greeting, cancellationToken).ConfigureAwait(false);
-            connection = new IprotoConnection(socket, stream, IprotoGreeting.Parse(greeting));
+            connection = new IprotoConnection(socket, stream, IprotoGreeting.Parse(greeting), options);
             connection.Start();
-            if (!string.IsNullOrEmpty(user) && user != "guest")
+            if (!string.IsNullOrEmpty(options.User) && options.User != "guest")
             {
-                var scramble = ChapSha1.Scramble(connection.Greeting.Salt, password);
-                using var answer = await connection.SendAsync(IprotoCode.Auth, (user, scramble), WriteAuth,
+                var scramble = ChapSha1.Scramble(connection.Greeting.Salt, options.Password);
+                using var answer = await connection.SendAsync(IprotoCode.Auth, (options.User, scramble), WriteAuth,
                     Timeout.InfiniteTimeSpan, cancellationToken).ConfigureAwait(false);
             }
             return connection;
@@ -86,37 +104,22 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
 
     /// <summary>
     /// Queues one request and waits for its answer. <paramref name="writeBody"/> writes the body
-    /// map (null: an empty one). An IPROTO error becomes <see cref="TarantoolException"/>; no answer
-    /// within <paramref name="timeout"/>, or a broken connection, <see cref="StorageUnavailableException"/>.
+    /// map (null: an empty one). An IPROTO error becomes <see cref="IprotoServerException"/>; no answer
+    /// within <paramref name="timeout"/>, or a broken connection, <see cref="IprotoUnavailableException"/>;
+    /// a cancelled token, <see cref="OperationCanceledException"/>.
     /// </summary>
-    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, MsgPackWrite<TState>? writeBody,
+    public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, IprotoBodyWriter<TState>? writeBody,
         TimeSpan timeout, CancellationToken cancellationToken)
     {
-        var sync = (ulong)Interlocked.Increment(ref _lastSync);
-        var completion = new PendingAnswer(timeout);
-        bool wasEmpty;
-        lock (_queueLock)
+        var sync = NextSync();
+        var answer = new PendingAnswer(this, sync, timeout);
+        if (!TryQueue(code, sync, state, writeBody, answer))
         {
-            // Checked under the same lock Fail takes, so no request is queued after the drain.
-            if (_failure is { } failure) return Task.FromException<IprotoResponse>(Unavailable("not connected", failure));
-            var start = _queued.WrittenCount;
-            try
-            {
-                WriteFrame(code, sync, state, writeBody);
-            }
-            catch
-            {
-                _queued.Truncate(start);
-                throw;
-            }
-            BinaryPrimitives.WriteUInt32BigEndian(_queued.WrittenSpan.Slice(start + 1, 4),
-                (uint)(_queued.WrittenCount - start - LengthPrefixSize));
-            _pending[sync] = completion;
-            wasEmpty = start == 0;
+            return Task.FromException<IprotoResponse>(
+                new IprotoUnavailableException(IprotoUnavailableReason.NotConnected, "not connected", _failure));
         }
-        // Only the empty → non-empty transition needs to wake the writer: it drains until empty.
-        if (wasEmpty) _wake.Writer.TryWrite(true);
-        return cancellationToken.CanBeCanceled ? WaitAsync(sync, completion.Task, cancellationToken) : completion.Task;
+        if (cancellationToken.CanBeCanceled) answer.CancelWith(cancellationToken);
+        return answer.Task;
     }
 
     /// <summary>Closes the socket and fails waiting requests; the loops end on their own.</summary>
@@ -138,30 +141,32 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         _writeLoop = Task.Run(WriteLoopAsync);
     }
 
-    private void WriteFrame<TState>(IprotoCode code, ulong sync, TState state, MsgPackWrite<TState>? writeBody)
-    {
-        var writer = new MsgPackWriter(_queued);
-        writer.WriteUInt32Fixed(0);
-        writer.WriteMapHeader(2);
-        writer.WriteUInt64(IprotoKey.RequestType);
-        writer.WriteUInt64((ulong)code);
-        writer.WriteUInt64(IprotoKey.Sync);
-        writer.WriteUInt64(sync);
-        if (writeBody is null) writer.WriteMapHeader(0);
-        else writeBody(ref writer, state);
-    }
+    private ulong NextSync() => (ulong)Interlocked.Increment(ref _lastSync);
 
-    private async Task<IprotoResponse> WaitAsync(ulong sync, Task<IprotoResponse> answer, CancellationToken cancellationToken)
+    /// <summary>Appends the frame to the queue (and <paramref name="answer"/>, if any, to the waiting); false once failed.</summary>
+    private bool TryQueue<TState>(IprotoCode code, ulong sync, TState state, IprotoBodyWriter<TState>? writeBody, PendingAnswer? answer)
     {
-        try
+        bool wasEmpty;
+        lock (_queueLock)
         {
-            return await answer.WaitAsync(cancellationToken).ConfigureAwait(false);
+            // Checked under the same lock Fail takes, so no request is queued after the drain.
+            if (_failure is not null) return false;
+            var start = _queued.WrittenCount;
+            try
+            {
+                IprotoFrame.Write(_queued, code, sync, state, writeBody);
+            }
+            catch
+            {
+                _queued.Truncate(start);
+                throw;
+            }
+            if (answer is not null) _pending[sync] = answer;
+            wasEmpty = start == 0;
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            _pending.TryRemove(sync, out _);
-            throw;
-        }
+        // Only the empty → non-empty transition needs to wake the writer: it drains until empty.
+        if (wasEmpty) _wake.Writer.TryWrite(true);
+        return true;
     }
 
     private async Task WriteLoopAsync()
@@ -198,7 +203,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
             while (true)
             {
                 int needed;
-                while ((needed = IprotoFrame.TryDispatch(buffer.AsSpan(start, end - start), Complete, out var consumed)) == 0)
+                while ((needed = IprotoFrame.TryDispatch(buffer.AsMemory(start, end - start), _complete, out var consumed)) == 0)
                 {
                     start += consumed;
                 }
@@ -215,6 +220,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
                 }
                 var read = await _stream.ReadAsync(buffer.AsMemory(end)).ConfigureAwait(false);
                 if (read == 0) throw new IOException("Tarantool closed the connection.");
+                Volatile.Write(ref _lastReceived, Environment.TickCount64);
                 end += read;
             }
         }
@@ -224,34 +230,52 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         }
     }
 
-    private void Complete(ulong sync, int code, ReadOnlySpan<byte> body)
+    private void Complete(ulong sync, int code, ReadOnlyMemory<byte> body)
     {
-        if (!_pending.TryRemove(sync, out var completion)) return; // timed out or cancelled earlier
+        if (Interlocked.CompareExchange(ref _pingSync, 0, sync) == sync) return; // our idle ping: alive
+        if (!_pending.TryRemove(sync, out var answer)) return; // timed out or cancelled earlier
         if (code == 0)
         {
             var copy = ArrayPool<byte>.Shared.Rent(body.Length);
-            body.CopyTo(copy);
-            completion.TrySetResult(new IprotoResponse(copy, body.Length));
+            body.Span.CopyTo(copy);
+            if (!answer.TryAnswer(new IprotoResponse(copy, body.Length))) ArrayPool<byte>.Shared.Return(copy);
         }
         else
         {
-            completion.TrySetException(new TarantoolException(code & 0x7fff, IprotoFrame.ReadErrorMessage(body)));
+            answer.TryFail(new IprotoServerException(code & 0x7fff, IprotoFrame.ReadErrorMessage(body)));
         }
     }
 
-    /// <summary>Fails every request whose deadline has passed (the timer's callback).</summary>
-    private void ExpireOverdue()
+    /// <summary>The timer's callback: fails overdue requests and pings (or gives up on) an idle peer.</summary>
+    private void Sweep()
     {
-        if (_pending.IsEmpty) return;
         var now = Environment.TickCount64;
+        CheckAlive(now);
+        if (_pending.IsEmpty) return;
         foreach (var (sync, answer) in _pending)
         {
             if (answer.Deadline <= now && _pending.TryRemove(sync, out _))
             {
-                answer.TrySetException(Unavailable($"no answer within {answer.Timeout.TotalMilliseconds:0} ms",
-                    new TimeoutException()));
+                answer.TryFail(new IprotoUnavailableException(IprotoUnavailableReason.Timeout,
+                    $"no answer within {answer.Timeout.TotalMilliseconds:0} ms", new TimeoutException()));
             }
         }
+    }
+
+    private void CheckAlive(long now)
+    {
+        if (Volatile.Read(ref _pingSync) != 0)
+        {
+            if (now < Volatile.Read(ref _pingDeadline)) return;
+            Fail(new IprotoUnavailableException(IprotoUnavailableReason.ConnectionLost,
+                $"no answer to a ping within {_pingTimeoutMs} ms"));
+            return;
+        }
+        if (now - Volatile.Read(ref _lastReceived) < _pingIntervalMs) return;
+        var sync = NextSync();
+        Volatile.Write(ref _pingDeadline, now + _pingTimeoutMs);
+        Volatile.Write(ref _pingSync, sync);
+        TryQueue(IprotoCode.Ping, sync, 0, null, answer: null);
     }
 
     private void Fail(Exception reason)
@@ -263,39 +287,62 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         }
         foreach (var sync in _pending.Keys)
         {
-            if (_pending.TryRemove(sync, out var completion))
+            if (_pending.TryRemove(sync, out var answer))
             {
-                completion.TrySetException(Unavailable("connection lost", reason));
+                answer.TryFail(new IprotoUnavailableException(IprotoUnavailableReason.ConnectionLost, "connection lost", reason));
             }
         }
         _wake.Writer.TryComplete();
-        _deadlines.Dispose();
+        _sweep.Dispose();
         _socket.Dispose(); // unblocks the reader
         _closed.TrySetResult();
     }
 
-    private static StorageUnavailableException Unavailable(string message, Exception inner) =>
-        new("tarantool", message, inner);
-
-    private static void WriteAuth(ref MsgPackWriter writer, (string User, byte[] Scramble) auth)
+    private static void WriteAuth(ref MessagePackWriter writer, (string User, byte[] Scramble) auth)
     {
         writer.WriteMapHeader(2);
-        writer.WriteUInt64(IprotoKey.UserName);
-        writer.WriteString(auth.User);
-        writer.WriteUInt64(IprotoKey.Tuple);
+        writer.Write(IprotoKey.UserName);
+        writer.Write(auth.User);
+        writer.Write(IprotoKey.Tuple);
         writer.WriteArrayHeader(2);
-        writer.WriteString("chap-sha1");
-        writer.WriteBinary(auth.Scramble);
+        writer.Write("chap-sha1");
+        writer.Write(auth.Scramble);
     }
 
-    /// <summary>A waiting request: its completion and when it stops waiting (Environment.TickCount64).</summary>
-    private sealed class PendingAnswer(TimeSpan timeout)
+    /// <summary>
+    /// A waiting request: its completion, when it stops waiting (Environment.TickCount64), and the
+    /// registration on the caller's token (no wrapper task per request).
+    /// </summary>
+    private sealed class PendingAnswer(IprotoConnection owner, ulong sync, TimeSpan timeout)
         : TaskCompletionSource<IprotoResponse>(TaskCreationOptions.RunContinuationsAsynchronously)
     {
+        private CancellationTokenRegistration _cancellation;
+
         public TimeSpan Timeout { get; } = timeout;
 
         public long Deadline { get; } = timeout == System.Threading.Timeout.InfiniteTimeSpan
             ? long.MaxValue
             : Environment.TickCount64 + (long)timeout.TotalMilliseconds;
+
+        public void CancelWith(CancellationToken token) =>
+            _cancellation = token.UnsafeRegister(static (state, token) => ((PendingAnswer)state!).Cancel(token), this);
+
+        public bool TryAnswer(IprotoResponse response)
+        {
+            _cancellation.Unregister();
+            return TrySetResult(response);
+        }
+
+        public void TryFail(Exception error)
+        {
+            _cancellation.Unregister();
+            TrySetException(error);
+        }
+
+        private void Cancel(CancellationToken token)
+        {
+            owner._pending.TryRemove(sync, out _);
+            TrySetCanceled(token);
+        }
     }
 }

@@ -1,34 +1,58 @@
+using System.Buffers.Binary;
+using MessagePack;
+
 namespace IntegrationService.Storage.Tarantool.Iproto;
 
-/// <summary>Splits received bytes into IPROTO frames: a MessagePack length, a header map, a body map.</summary>
+/// <summary>IPROTO frames: a MessagePack length, a header map {type, sync}, a body map.</summary>
 internal static class IprotoFrame
 {
-    public delegate void Handler(ulong sync, int code, ReadOnlySpan<byte> body);
+    /// <summary>The length prefix this client writes: always uint32 (0xce + 4 bytes), patched once the frame is written.</summary>
+    public const int LengthPrefixSize = 5;
+
+    public delegate void Handler(ulong sync, int code, ReadOnlyMemory<byte> body);
+
+    /// <summary>Appends one request frame to <paramref name="output"/>; <paramref name="writeBody"/> null writes an empty body.</summary>
+    public static void Write<TState>(PooledBufferWriter output, IprotoCode code, ulong sync, TState state, IprotoBodyWriter<TState>? writeBody)
+    {
+        var start = output.WrittenCount;
+        var writer = new MessagePackWriter(output);
+        writer.WriteUInt32(0);
+        writer.WriteMapHeader(2);
+        writer.Write(IprotoKey.RequestType);
+        writer.Write((uint)code);
+        writer.Write(IprotoKey.Sync);
+        writer.Write(sync);
+        if (writeBody is null) writer.WriteMapHeader(0);
+        else writeBody(ref writer, state);
+        writer.Flush();
+        BinaryPrimitives.WriteUInt32BigEndian(output.WrittenSpan.Slice(start + 1, 4),
+            (uint)(output.WrittenCount - start - LengthPrefixSize));
+    }
 
     /// <summary>
     /// Hands the first whole frame in <paramref name="data"/> to <paramref name="handler"/> and returns 0
     /// with the bytes it used; when the frame is incomplete, returns how many bytes the whole frame needs.
     /// </summary>
-    public static int TryDispatch(ReadOnlySpan<byte> data, Handler handler, out int consumed)
+    public static int TryDispatch(ReadOnlyMemory<byte> data, Handler handler, out int consumed)
     {
         consumed = 0;
         if (data.IsEmpty) return 9;
-        var prefix = data[0] switch
+        var prefix = data.Span[0] switch
         {
-            <= MsgPackCode.MaxPositiveFixInt => 1,
-            MsgPackCode.UInt8 => 2,
-            MsgPackCode.UInt16 => 3,
-            MsgPackCode.UInt32 => 5,
-            MsgPackCode.UInt64 => 9,
-            var other => throw new MsgPackException($"Bad IPROTO length prefix 0x{other:x2}."),
+            <= MessagePackCode.MaxFixInt => 1,
+            MessagePackCode.UInt8 => 2,
+            MessagePackCode.UInt16 => 3,
+            MessagePackCode.UInt32 => 5,
+            MessagePackCode.UInt64 => 9,
+            var other => throw new IprotoException($"Bad IPROTO length prefix 0x{other:x2}."),
         };
         if (data.Length < prefix) return prefix;
-        var length = new MsgPackReader(data[..prefix]).ReadUInt64();
+        var length = new MessagePackReader(data[..prefix]).ReadUInt64();
         var total = checked(prefix + (int)length);
         if (data.Length < total) return total;
 
         var frame = data[prefix..total];
-        var reader = new MsgPackReader(frame);
+        var reader = new MessagePackReader(frame);
         ulong sync = 0;
         var code = 0;
         var headerCount = reader.ReadMapHeader();
@@ -36,21 +60,21 @@ internal static class IprotoFrame
         {
             switch (reader.ReadInt64())
             {
-                case IprotoKey.RequestType: code = checked((int)reader.ReadInt64()); break;
+                case IprotoKey.RequestType: code = reader.ReadInt32(); break;
                 case IprotoKey.Sync: sync = reader.ReadUInt64(); break;
                 default: reader.Skip(); break;
             }
         }
-        handler(sync, code, frame[reader.Position..]);
+        handler(sync, code, frame[(int)reader.Consumed..]);
         consumed = total;
         return 0;
     }
 
     /// <summary>The IPROTO_ERROR (0x31) message of an error body.</summary>
-    public static string ReadErrorMessage(ReadOnlySpan<byte> body)
+    public static string ReadErrorMessage(ReadOnlyMemory<byte> body)
     {
         if (body.IsEmpty) return "(no message)";
-        var reader = new MsgPackReader(body);
+        var reader = new MessagePackReader(body);
         var count = reader.ReadMapHeader();
         for (var i = 0; i < count; i++)
         {

@@ -9,11 +9,11 @@ public sealed record IprotoGreeting(string Version, byte[] Salt)
 
     public static IprotoGreeting Parse(ReadOnlySpan<byte> greeting)
     {
-        if (greeting.Length < Size) throw new MsgPackException("The Tarantool greeting is shorter than 128 bytes.");
+        if (greeting.Length < Size) throw new IprotoException("The Tarantool greeting is shorter than 128 bytes.");
         var version = Encoding.ASCII.GetString(greeting[..64]).TrimEnd('\n', ' ', '\0');
         if (!version.StartsWith("Tarantool", StringComparison.Ordinal))
         {
-            throw new MsgPackException($"Not a Tarantool greeting: '{version}'.");
+            throw new IprotoException($"Not a Tarantool greeting: '{version}'.");
         }
         var salt = Convert.FromBase64String(Encoding.ASCII.GetString(greeting[64..128]).Trim());
         return new IprotoGreeting(version, salt);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool.Iproto;
 
@@ -8,19 +9,19 @@ namespace IntegrationService.Storage.Tarantool.Iproto;
 /// </summary>
 public readonly struct IprotoResponse(byte[] buffer, int length) : IDisposable
 {
-    public ReadOnlySpan<byte> Body => buffer.AsSpan(0, length);
+    public ReadOnlyMemory<byte> Body => buffer.AsMemory(0, length);
 
     /// <summary>A reader positioned at the value of IPROTO_DATA (0x30), usually an array of tuples.</summary>
-    public MsgPackReader ReadData()
+    public MessagePackReader ReadData()
     {
-        var reader = new MsgPackReader(Body);
+        var reader = new MessagePackReader(Body);
         var count = reader.ReadMapHeader();
         for (var i = 0; i < count; i++)
         {
             if (reader.ReadInt64() == IprotoKey.Data) return reader;
             reader.Skip();
         }
-        throw new MsgPackException("The answer has no IPROTO_DATA.");
+        throw new IprotoException("The answer has no IPROTO_DATA.");
     }
 
     public void Dispose() => ArrayPool<byte>.Shared.Return(buffer);

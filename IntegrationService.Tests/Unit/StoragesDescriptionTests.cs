@@ -1,0 +1,114 @@
+using IntegrationService.Http;
+using IntegrationService.Storage;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace IntegrationService.Tests.Unit;
+
+/// <summary>
+/// <c>GET /storages</c> as the service's own registrations compose it (no server is contacted: the
+/// stores are built, never called, and the host is not started).
+/// </summary>
+public sealed class StoragesDescriptionTests
+{
+    private const string PostgresDurability = "synchronous_commit=on, fsync=on: every acknowledged write is flushed to the WAL on disk.";
+    private const string QueueMemory = "noeviction with maxmemory 1gb: a full queue refuses writes (503) instead of dropping messages (the original study used allkeys-lru).";
+    private const string TarantoolDurability =
+        "wal_mode=write: every transaction is written to the WAL before the answer, not fsynced per commit " +
+        "(a process crash loses nothing acknowledged; a host crash can lose the last moments).";
+
+    /// <summary>The answer with the default options, as it was before the architectures were composed in one place.</summary>
+    private static readonly StorageDescription[] Defaults =
+    [
+        new("beanstalkd",
+            "Beanstalkd 1.12 with its binlog: put to write; reserve-with-timeout 0, then delete, to read.",
+            "Binlog on (-b), fsynced at most once a second (-f 1000): a host crash can lose about the last second of acknowledged " +
+            "messages, a crash of beanstalkd alone loses none. The original study ran beanstalkd without a binlog: nothing survived a restart.",
+            ["Queue"], false),
+        new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue"], true),
+        new("postgres-redis-cache",
+            "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
+            "a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
+            PostgresDurability + " The cache keeps nothing of its own (no persistence); if it is unreachable, reads fall back to PostgreSQL and invalidations are retried until it returns.",
+            ["Author", "Item"], false),
+        new("postgres-redis-persistent",
+            "Item links stored only in Redis (one key per item); locations read from PostgreSQL. Items only.",
+            "Links: Redis appendonly yes, appendfsync everysec — a host crash can lose up to about 1 s of acknowledged writes; noeviction. Locations: PostgreSQL (synchronous_commit=on).",
+            ["Item"], false),
+        new("redis-aof",
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
+            "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " + QueueMemory,
+            ["Queue"], false),
+        new("redis-rdb",
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
+            "save 1 1, no AOF: a crash of Redis or of its host loses what was written since the last snapshot (a second or more); " + QueueMemory,
+            ["Queue"], false),
+        new("tarantool-memtx", "Tarantool 2.x, memtx engine (in memory), WAL on", TarantoolDurability, ["Author", "Item", "Queue"], false),
+        new("tarantool-vinyl", "Tarantool 2.x, vinyl engine (on-disk LSM tree), WAL on", TarantoolDurability, ["Author", "Item", "Queue"], false),
+    ];
+
+    [Fact]
+    public async Task DefaultOptionsGiveThePinnedArchitectures()
+    {
+        var storages = await StoragesAsync([]);
+
+        Assert.Equal(Defaults.Select(d => d.Name), storages.Select(s => s.Name));
+        for (var i = 0; i < Defaults.Length; i++)
+        {
+            Assert.Equal(Defaults[i].Description, storages[i].Description);
+            Assert.Equal(Defaults[i].Durability, storages[i].Durability);
+            Assert.Equal(Defaults[i].Serves, storages[i].Serves);
+            Assert.Equal(Defaults[i].IsDefault, storages[i].IsDefault);
+        }
+    }
+
+    [Fact]
+    public async Task TheCacheTtlOptionChangesTheCacheDescription()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:CacheTtlSeconds"] = "60" });
+
+        Assert.Contains("caches the answer for 60 s unless", Single(storages, "postgres-redis-cache").Description);
+    }
+
+    [Fact]
+    public async Task TheServersSettingsOptionsChangeTheDurabilityStatements()
+    {
+        var storages = await StoragesAsync(new()
+        {
+            ["Postgres:SynchronousCommit"] = "off",
+            ["Redis:AofAppendFsync"] = "always",
+            ["Redis:RdbSave"] = "900 1 300 10",
+            ["Tarantool:WalMode"] = "fsync",
+            ["Beanstalkd:FsyncIntervalMs"] = "50",
+        });
+
+        Assert.StartsWith("synchronous_commit=off, fsync=on: an acknowledged write reaches the WAL on disk within", Single(storages, "postgres").Durability);
+        Assert.EndsWith("Locations: PostgreSQL (synchronous_commit=off).", Single(storages, "postgres-redis-persistent").Durability);
+        Assert.StartsWith("appendonly yes, appendfsync always: a host crash loses nothing acknowledged;", Single(storages, "redis-aof").Durability);
+        Assert.Contains("since the last snapshot (300 seconds or more)", Single(storages, "redis-rdb").Durability);
+        Assert.All([Single(storages, "tarantool-memtx"), Single(storages, "tarantool-vinyl")],
+            s => Assert.StartsWith("wal_mode=fsync: every transaction is written to the WAL and fsynced", s.Durability));
+        Assert.StartsWith("Binlog on (-b), fsynced at most once every 50 ms (-f 50): a host crash can lose about the last 50 ms", Single(storages, "beanstalkd").Durability);
+    }
+
+    [Fact]
+    public async Task AnUnknownServerSettingIsRejected()
+    {
+        await Assert.ThrowsAsync<OptionsValidationException>(() => StoragesAsync(new() { ["Tarantool:WalMode"] = "sometimes" }));
+    }
+
+    private static StorageDescription Single(StorageDescription[] storages, string name) => Assert.Single(storages, s => s.Name == name);
+
+    /// <summary>What <c>GET /storages</c> answers for the service composed with these settings over the defaults.</summary>
+    internal static async Task<StorageDescription[]> StoragesAsync(Dictionary<string, string?> settings)
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.AddStorage();
+        await using var host = (IAsyncDisposable)builder.Build();
+        var result = (IValueHttpResult)StoragesEndpoint.Handle(((IHost)host).Services.GetRequiredService<StorageRegistry>());
+        return ((IEnumerable<StorageDescription>)result.Value!).ToArray();
+    }
+}

@@ -1,0 +1,167 @@
+using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.Redis;
+using IntegrationService.Storage.Tarantool;
+using Microsoft.Extensions.Options;
+
+namespace IntegrationService.Storage;
+
+/// <summary>
+/// Every named storage architecture (<c>?storage=name</c>, and <c>/write/{name}</c> for queues), composed
+/// from the stores the technology folders register (<c>AddPostgres</c>, <c>AddRedis</c>,
+/// <c>AddTarantool</c>, <c>AddBeanstalkd</c>). Each states what it is made of, the backends it cannot
+/// serve without and the caches whose loss only slows it (by health-check name). The descriptions
+/// and durability statements of <c>GET /storages</c> are built from the bound options; the servers'
+/// own settings among them (fsync policies and the like) describe the servers we are deployed against.
+/// </summary>
+public static class Architectures
+{
+    private const string Postgres = PostgresServiceCollectionExtensions.BackendName;
+    private const string Tarantool = TarantoolHealthCheck.BackendName;
+
+    public static IServiceCollection AddArchitectures(this IServiceCollection services)
+    {
+        services.AddSingleton(PostgresAlone);
+        services.AddSingleton(PostgresRedisCache);
+        services.AddSingleton(PostgresRedisPersistent);
+        services.AddSingleton(sp => TarantoolEngine(sp, "tarantool-memtx", TarantoolEngines.Memtx, "memtx engine (in memory)"));
+        services.AddSingleton(sp => TarantoolEngine(sp, "tarantool-vinyl", TarantoolEngines.Vinyl, "vinyl engine (on-disk LSM tree)"));
+        services.AddSingleton(RedisAofQueue);
+        services.AddSingleton(RedisRdbQueue);
+        services.AddSingleton(BeanstalkdQueue);
+        return services;
+    }
+
+    /// <summary>postgres: authors, items and a queue, all in PostgreSQL.</summary>
+    private static StorageArchitecture PostgresAlone(IServiceProvider sp) =>
+        new("postgres", "PostgreSQL 15 alone", PostgresDurability(Bound<PostgresOptions>(sp)),
+            sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [Postgres], [])
+        {
+            Queue = sp.GetRequiredService<PostgresQueueStore>(),
+        };
+
+    /// <summary>postgres-redis-cache: PostgreSQL's author and item stores behind the Redis cache.</summary>
+    private static StorageArchitecture PostgresRedisCache(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        var cache = sp.GetRequiredService<RedisCache>();
+        return new("postgres-redis-cache",
+            $"Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for {redis.CacheTtlSeconds} s unless a write invalidated the key meanwhile; " +
+            $"a write commits to PostgreSQL, then deletes the key. Redis: maxmemory {redis.CacheMaxMemory}, {redis.CacheMaxMemoryPolicy}.",
+            $"{PostgresDurability(Bound<PostgresOptions>(sp))} The cache keeps nothing of its own (no persistence); " +
+            "if it is unreachable, reads fall back to PostgreSQL and invalidations are retried until it returns.",
+            new CachedAuthorStore(sp.GetRequiredService<PostgresAuthorStore>(), cache),
+            new CachedItemStore(sp.GetRequiredService<PostgresItemStore>(), cache),
+            [Postgres], [RedisConnections.CacheName]);
+    }
+
+    /// <summary>postgres-redis-persistent: items only, their links in the persistent Redis instance, locations in PostgreSQL.</summary>
+    private static StorageArchitecture PostgresRedisPersistent(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        return new("postgres-redis-persistent",
+            "Item links stored only in Redis (one key per item); locations read from PostgreSQL. Items only.",
+            $"Links: Redis appendonly yes, appendfsync {redis.PersistentAppendFsync} — " +
+            $"{AppendFsyncLoss(redis.PersistentAppendFsync, "up to about 1 s of acknowledged writes")}; {redis.PersistentMaxMemoryPolicy}. " +
+            $"Locations: PostgreSQL (synchronous_commit={Bound<PostgresOptions>(sp).SynchronousCommit}).",
+            null, sp.GetRequiredService<RedisPersistentItemStore>(),
+            [RedisConnections.PersistentName, Postgres], []);
+    }
+
+    /// <summary>tarantool-memtx and tarantool-vinyl: authors, items and a queue in spaces of one engine.</summary>
+    private static StorageArchitecture TarantoolEngine(IServiceProvider sp, string name, string engine, string engineDescription)
+    {
+        var connection = sp.GetRequiredService<TarantoolConnection>();
+        var walMode = Bound<TarantoolOptions>(sp).WalMode;
+        return new(name, $"Tarantool 2.x, {engineDescription}, WAL {(walMode == "none" ? "off" : "on")}", TarantoolDurability(walMode),
+            new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine), [Tarantool], [])
+        {
+            Queue = new TarantoolQueueStore(connection, engine),
+        };
+    }
+
+    /// <summary>redis-aof: a queue in one list of the Redis instance with the append-only file.</summary>
+    private static StorageArchitecture RedisAofQueue(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        return RedisQueue(sp.GetRequiredService<RedisConnections>().Aof,
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
+            $"appendonly yes, appendfsync {redis.AofAppendFsync}: " +
+            $"{AppendFsyncLoss(redis.AofAppendFsync, "about the last second of acknowledged messages")}; {QueueMemory(redis)}");
+    }
+
+    /// <summary>redis-rdb: a queue in one list of the Redis instance with RDB snapshots only.</summary>
+    private static StorageArchitecture RedisRdbQueue(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        return RedisQueue(sp.GetRequiredService<RedisConnections>().Rdb,
+            "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
+            $"save {redis.RdbSave}, no AOF: a crash of Redis or of its host loses what was written since the last snapshot " +
+            $"({ShortestSnapshotInterval(redis.RdbSave)} or more); {QueueMemory(redis)}");
+    }
+
+    private static StorageArchitecture RedisQueue(RedisConnection redis, string description, string durability) =>
+        new(redis.Name, description, durability, null, null, [redis.Name], []) { Queue = new RedisQueueStore(redis) };
+
+    /// <summary>beanstalkd: a queue in beanstalkd's default tube (or the configured one).</summary>
+    private static StorageArchitecture BeanstalkdQueue(IServiceProvider sp) =>
+        new(BeanstalkdQueueStore.BackendName,
+            "Beanstalkd 1.12 with its binlog: put to write; reserve-with-timeout 0, then delete, to read.",
+            $"{BeanstalkdBinlog(Bound<BeanstalkdOptions>(sp).FsyncIntervalMs)} " +
+            "The original study ran beanstalkd without a binlog: nothing survived a restart.",
+            null, null, [BeanstalkdQueueStore.BackendName], [])
+        {
+            Queue = sp.GetRequiredService<BeanstalkdQueueStore>(),
+        };
+
+    // The servers' settings in words: what an acknowledged write survives under each (per the servers' manuals).
+
+    private static string PostgresDurability(PostgresOptions postgres) =>
+        $"synchronous_commit={postgres.SynchronousCommit}, fsync={(postgres.Fsync ? "on" : "off")}: " + (
+            !postgres.Fsync ? "nothing is forced to disk, so a host crash can lose acknowledged writes and corrupt the database."
+            : postgres.SynchronousCommit == "off" ? "an acknowledged write reaches the WAL on disk within three times wal_writer_delay " +
+                "(600 ms by default), so a crash of PostgreSQL or of its host can lose the last ones; the database stays consistent."
+            : "every acknowledged write is flushed to the WAL on disk.");
+
+    private static string TarantoolDurability(string walMode) => walMode switch
+    {
+        "fsync" => "wal_mode=fsync: every transaction is written to the WAL and fsynced before the answer " +
+            "(neither a process crash nor a host crash loses anything acknowledged).",
+        "none" => "wal_mode=none: no WAL, only snapshots are written " +
+            "(a process crash or a host crash loses everything written since the last snapshot).",
+        _ => $"wal_mode={walMode}: every transaction is written to the WAL before the answer, not fsynced per commit " +
+            "(a process crash loses nothing acknowledged; a host crash can lose the last moments).",
+    };
+
+    /// <summary>What a host crash can lose under a Redis instance's appendfsync (everysecLoss: what it loses under everysec).</summary>
+    private static string AppendFsyncLoss(string appendFsync, string everysecLoss) => appendFsync switch
+    {
+        "always" => "a host crash loses nothing acknowledged",
+        "no" => "a host crash can lose what the kernel had not yet written out (on Linux, up to about 30 s)",
+        _ => $"a host crash can lose {everysecLoss}",
+    };
+
+    /// <summary>The shortest interval of Redis <c>save</c> rules ("seconds changes" pairs), in words.</summary>
+    private static string ShortestSnapshotInterval(string save)
+    {
+        var parts = save.Split(' ');
+        var seconds = int.MaxValue;
+        for (var i = 0; i < parts.Length; i += 2) seconds = Math.Min(seconds, int.Parse(parts[i]));
+        return seconds == 1 ? "a second" : $"{seconds} seconds";
+    }
+
+    /// <summary>What a full queue instance does under its maxmemory-policy (the queue's list has no TTL).</summary>
+    private static string QueueMemory(RedisOptions redis) =>
+        $"{redis.QueueMaxMemoryPolicy} with maxmemory {redis.QueueMaxMemory}: " + (
+            redis.QueueMaxMemoryPolicy.StartsWith("allkeys-", StringComparison.Ordinal)
+                ? "a full queue evicts keys, its list among them: messages are dropped silently (as in the original study, which used allkeys-lru)."
+                : "a full queue refuses writes (503) instead of dropping messages (the original study used allkeys-lru).");
+
+    private static string BeanstalkdBinlog(int fsyncIntervalMs) => fsyncIntervalMs == 0
+        ? "Binlog on (-b), fsynced after every write (-f 0): neither a crash of beanstalkd nor of its host loses an acknowledged message."
+        : $"Binlog on (-b), fsynced at most once {(fsyncIntervalMs == 1000 ? "a second" : $"every {fsyncIntervalMs} ms")} (-f {fsyncIntervalMs}): " +
+          $"a host crash can lose about the last {(fsyncIntervalMs == 1000 ? "second" : $"{fsyncIntervalMs} ms")} of acknowledged messages, " +
+          "a crash of beanstalkd alone loses none.";
+
+    private static T Bound<T>(IServiceProvider sp) where T : class => sp.GetRequiredService<IOptions<T>>().Value;
+}
