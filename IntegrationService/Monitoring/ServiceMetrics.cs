@@ -52,6 +52,7 @@ public sealed class ServiceMetrics : IDisposable
         _meterAdapter = MeterAdapter.StartListening(new MeterAdapterOptions
         {
             Registry = Registry,
+            MetricFactory = factory, // else the adapter's metrics land in the default registry, which /metrics does not show
             InstrumentFilterPredicate = instrument => Array.IndexOf(Meters, instrument.Meter.Name) >= 0,
         });
     }
