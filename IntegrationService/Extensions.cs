@@ -1,6 +1,7 @@
 using IntegrationService.Authors;
 using IntegrationService.Http;
 using IntegrationService.Items;
+using IntegrationService.Kv;
 using IntegrationService.Monitoring;
 using IntegrationService.Queues;
 using IntegrationService.Storage;
@@ -22,6 +23,7 @@ public static class Extensions
     public static IHostApplicationBuilder AddStorage(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
@@ -85,6 +87,7 @@ public static class Extensions
         AuthorEndpoints.Map(app);
         ItemEndpoints.Map(app);
         QueueEndpoints.Map(app);
+        KvEndpoints.Map(app);
         var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };
         app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false }).WithTags("Service")
             .WithSummary("200 \"Healthy\" while the process serves requests; touches no backend (for liveness probes).");

@@ -75,7 +75,7 @@ public sealed class BackendLimitTests
                 new StorageArchitecture("postgres", "", "", null, _postgres, ["postgres"], []),
                 new StorageArchitecture("postgres-redis-persistent", "", "", null, _persistent, ["redis-persistent", "postgres"], []),
             ],
-            options, new BackendLimiter(options));
+            options, Options.Create(new IntegrationService.Kv.KvOptions()), new BackendLimiter(options));
     }
 
     private Task<IReadOnlyList<Location>> Get(string storage) => Get(_registry, storage);

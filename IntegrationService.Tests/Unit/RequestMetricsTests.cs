@@ -35,7 +35,7 @@ public sealed class RequestMetricsTests : IDisposable
                 new StorageArchitecture("postgres", "", "", null, null, ["postgres"], []),
                 new StorageArchitecture("redis-aof", "", "", null, null, ["redis-aof"], []) { Queue = new NoQueue() },
             ],
-            options, new BackendLimiter(options));
+            options, Options.Create(new IntegrationService.Kv.KvOptions()), new BackendLimiter(options));
         _middleware = new RequestMetrics(context =>
         {
             context.Response.StatusCode = _status;

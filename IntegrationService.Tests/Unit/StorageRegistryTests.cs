@@ -37,7 +37,7 @@ public sealed class StorageRegistryTests
                 new StorageArchitecture("postgres-redis-persistent", "", "", null, RedisItems, ["redis-persistent"], []),
                 new StorageArchitecture("postgres", "", "", PgAuthors, PgItems, ["postgres"], []),
             ],
-            options, new BackendLimiter(options));
+            options, Options.Create(new IntegrationService.Kv.KvOptions()), new BackendLimiter(options));
     }
 
     private static async Task<string> WhichAsync(IItemStore store) => (await store.GetLocationsAsync(1, CancellationToken.None))[0].Text;

@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Kv;
 using IntegrationService.Queues;
 
 namespace IntegrationService.Http;
@@ -18,5 +19,6 @@ namespace IntegrationService.Http;
 [JsonSerializable(typeof(ReadinessReport))]
 [JsonSerializable(typeof(QueueWriteResponse))]
 [JsonSerializable(typeof(QueueDepthResponse))]
+[JsonSerializable(typeof(KvStatusResponse))]
 [JsonSerializable(typeof(IEnumerable<StorageDescription>))]
 public sealed partial class ApiJsonContext : JsonSerializerContext;

@@ -32,12 +32,13 @@ public static class Architectures
         return services;
     }
 
-    /// <summary>postgres: authors, items and a queue, all in PostgreSQL.</summary>
+    /// <summary>postgres: authors, items, a queue and key-value pairs, all in PostgreSQL.</summary>
     private static StorageArchitecture PostgresAlone(IServiceProvider sp) =>
         new("postgres", "PostgreSQL 15 alone", PostgresDurability(Bound<PostgresOptions>(sp)),
             sp.GetRequiredService<PostgresAuthorStore>(), sp.GetRequiredService<PostgresItemStore>(), [Postgres], [])
         {
             Queue = sp.GetRequiredService<PostgresQueueStore>(),
+            Kv = sp.GetRequiredService<PostgresKvStore>(),
         };
 
     /// <summary>postgres-redis-cache: PostgreSQL's author and item stores behind the Redis cache.</summary>

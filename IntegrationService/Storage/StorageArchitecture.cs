@@ -1,5 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Kv;
 using IntegrationService.Queues;
 
 namespace IntegrationService.Storage;
@@ -21,4 +22,7 @@ public sealed record StorageArchitecture(
 {
     /// <summary>The message queue it serves (<c>/write/{queue}</c>, <c>/read/{queue}</c>), if any.</summary>
     public IQueueStore? Queue { get; init; }
+
+    /// <summary>The key-value store it serves (<c>/v0/entity</c>), if any.</summary>
+    public IKvStore? Kv { get; init; }
 }

@@ -1,5 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Items;
+using IntegrationService.Kv;
 using IntegrationService.Queues;
 using IntegrationService.Storage.Limits;
 using Microsoft.Extensions.Options;
@@ -21,8 +22,9 @@ public sealed class StorageRegistry
 
     private readonly Dictionary<string, (string Name, IAuthorStore? Authors, IItemStore? Items)> _byName;
     private readonly Dictionary<string, (string Name, IQueueStore Store)> _queues;
+    private readonly Dictionary<string, IKvStore> _kv;
 
-    public StorageRegistry(IEnumerable<StorageArchitecture> architectures, IOptions<StorageOptions> options, BackendLimiter limiter)
+    public StorageRegistry(IEnumerable<StorageArchitecture> architectures, IOptions<StorageOptions> options, IOptions<KvOptions> kv, BackendLimiter limiter)
     {
         All = architectures.OrderBy(a => a.Name, StringComparer.Ordinal).ToArray();
         BackendPermits Permits(StorageArchitecture a) => new(
@@ -43,6 +45,10 @@ public sealed class StorageRegistry
             if (_queues.TryGetValue(name, out var queue)) _queues[alias] = queue;
         }
         QueueStorageNames = All.Where(a => a.Queue is not null).Select(a => a.Name).ToArray();
+        _kv = All.Where(a => a.Kv is not null)
+            .ToDictionary(a => a.Name, IKvStore (a) => new LimitedKvStore(a.Kv!, Permits(a)), StringComparer.OrdinalIgnoreCase);
+        KvStorageNames = All.Where(a => a.Kv is not null).Select(a => a.Name).ToArray();
+        KvDefaultName = kv.Value.Default;
         DefaultName = options.Value.Default;
         AuthorStorageNames = All.Where(a => a.Authors is not null).Select(a => a.Name).ToArray();
         ItemStorageNames = All.Where(a => a.Items is not null).Select(a => a.Name).ToArray();
@@ -58,6 +64,11 @@ public sealed class StorageRegistry
     public IReadOnlyList<string> ItemStorageNames { get; }
 
     public IReadOnlyList<string> QueueStorageNames { get; }
+
+    public IReadOnlyList<string> KvStorageNames { get; }
+
+    /// <summary>The key-value architecture used without <c>?storage=</c> (<c>Kv:Default</c>).</summary>
+    public string KvDefaultName { get; }
 
     /// <summary>
     /// The canonical name of the architecture a <c>?storage=</c> value selects (the default when it is
@@ -75,6 +86,11 @@ public sealed class StorageRegistry
         name is not null && _queues.TryGetValue(name, out var queue)
             ? queue
             : throw new UnknownStorageException(name, "Queue", QueueStorageNames, "queue");
+
+    /// <summary>The key-value store of <c>?storage=</c> (<see cref="KvDefaultName"/> when absent or empty).</summary>
+    public IKvStore Kv(string? name) =>
+        _kv.GetValueOrDefault(string.IsNullOrEmpty(name) ? KvDefaultName : name)
+            ?? throw new UnknownStorageException(name, "the key-value API", KvStorageNames);
 
     public IAuthorStore Authors(string? name) =>
         Find(name).Authors ?? throw new UnknownStorageException(name, "Author", AuthorStorageNames);

@@ -22,6 +22,7 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<PostgresAuthorStore>();
         services.AddSingleton<PostgresItemStore>();
         services.AddSingleton<PostgresQueueStore>();
+        services.AddSingleton<PostgresKvStore>();
         services.AddSingleton<ILocationCatalog, PostgresLocationCatalog>();
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);

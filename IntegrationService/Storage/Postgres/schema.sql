@@ -30,3 +30,9 @@ create table if not exists queue_messages (
     id   bigint generated always as identity primary key,
     body bytea not null
 );
+
+-- The postgres key-value store (/v0/entity?storage=postgres): one row per key.
+create table if not exists kv (
+    key   text  primary key,
+    value bytea not null
+);

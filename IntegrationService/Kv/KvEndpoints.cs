@@ -1,0 +1,89 @@
+using System.Text;
+using IntegrationService.Http;
+using IntegrationService.Storage;
+
+namespace IntegrationService.Kv;
+
+/// <summary>
+/// The key-value API of the highload-dht studies, with their status codes: <c>PUT /v0/entity?id=</c>
+/// stores the raw body (201), <c>GET</c> returns it byte for byte (200, or 404), <c>DELETE</c> removes
+/// it (202, also for an absent key); an empty or missing id is a 400, another method a 405, an unknown
+/// path under <c>/v0/</c> a 400. <c>?storage=</c> selects the architecture, else <c>Kv:Default</c>.
+/// </summary>
+public sealed class KvEndpoints(StorageRegistry storages)
+{
+    private const string Allowed = "GET, PUT, DELETE";
+
+    public static void Map(IEndpointRouteBuilder app)
+    {
+        var registry = app.ServiceProvider.GetRequiredService<StorageRegistry>();
+        var endpoints = new KvEndpoints(registry);
+        var names = string.Join(", ", registry.KvStorageNames);
+        var group = app.MapGroup("/v0").WithTags("Key-value");
+        group.MapMethods("/entity", [HttpMethods.Get, HttpMethods.Put, HttpMethods.Delete], (Func<HttpContext, Task<IResult>>)endpoints.EntityAsync)
+            .WithName("KvEntity").WithMetadata(ReadsStorageParameter.Instance)
+            .WithSummary($"GET the value of ?id= (200 raw bytes, 404), PUT the raw body as its value (201; at most {KvLimits.MaxValueBytes} bytes), " +
+                         $"DELETE it (202, also when absent). Architectures: {names}; default {registry.KvDefaultName}.")
+            .Produces(StatusCodes.Status200OK, contentType: "application/octet-stream")
+            .Produces(StatusCodes.Status201Created).Produces(StatusCodes.Status202Accepted)
+            .ProducesProblem(StatusCodes.Status404NotFound).ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status413PayloadTooLarge).ProducesProblem(StatusCodes.Status503ServiceUnavailable);
+        group.MapGet("/status", () => Results.Json(new KvStatusResponse("ok"), ApiJsonContext.Default.KvStatusResponse))
+            .WithName("KvStatus").WithSummary("200 while this node serves.").Produces<KvStatusResponse>();
+        // Every other request under /v0/: the routes above with another method (405), else an unknown path (400,
+        // as the studies' tests require). The framework's own 405 would not apply: this route matches any method.
+        group.Map("/{**path}", (HttpContext context, string? path) => path?.ToLowerInvariant() switch
+        {
+            "entity" => NotAllowed(context, Allowed),
+            "status" => NotAllowed(context, "GET"),
+            _ => ApiResults.Invalid("path", $"Unknown path /v0/{path}; the key-value API serves /v0/entity and /v0/status."),
+        }).ExcludeFromDescription();
+    }
+
+    private static IResult NotAllowed(HttpContext context, string allowed)
+    {
+        context.Response.Headers.Allow = allowed;
+        return Results.Problem(statusCode: StatusCodes.Status405MethodNotAllowed, title: "Method Not Allowed",
+            detail: $"{context.Request.Method} is not served here.");
+    }
+
+    private async Task<IResult> EntityAsync(HttpContext context)
+    {
+        var method = context.Request.Method;
+        var query = context.Request.Query;
+        if (!TryReadKey(query["id"], out var key, out var problem)) return problem;
+        var store = storages.Kv(query["storage"]);
+        switch (method)
+        {
+            case var get when HttpMethods.IsGet(get):
+                var value = await store.GetAsync(key, CancellationToken.None);
+                return value is null ? ApiResults.NotFound($"No value for id '{key}'.") : Results.Bytes(value, "application/octet-stream");
+            case var put when HttpMethods.IsPut(put):
+                var (body, tooLarge) = await KvValueBody.ReadAsync(context.Request);
+                if (tooLarge is not null) return tooLarge;
+                await store.PutAsync(key, body, CancellationToken.None);
+                return Results.StatusCode(StatusCodes.Status201Created);
+            default:
+                await store.DeleteAsync(key, CancellationToken.None);
+                return Results.StatusCode(StatusCodes.Status202Accepted);
+        }
+    }
+
+    /// <summary>The key named by <c>?id=</c>: given once, not empty, at most <see cref="KvLimits.MaxKeyBytes"/> UTF-8 bytes.</summary>
+    internal static bool TryReadKey(Microsoft.Extensions.Primitives.StringValues id, out string key, out IResult problem)
+    {
+        key = id.Count == 1 ? id[0] ?? "" : "";
+        problem = id.Count switch
+        {
+            0 => ApiResults.Invalid("id", "The id is required."),
+            > 1 => ApiResults.Invalid("id", "The id may be given at most once."),
+            _ when key.Length == 0 => ApiResults.Invalid("id", "The id must not be empty."),
+            _ when Encoding.UTF8.GetByteCount(key) > KvLimits.MaxKeyBytes => ApiResults.Invalid("id", $"The id is at most {KvLimits.MaxKeyBytes} bytes of UTF-8."),
+            _ => null!,
+        };
+        return problem is null;
+    }
+}
+
+/// <summary>The answer of <c>GET /v0/status</c>.</summary>
+public sealed record KvStatusResponse(string Status);
