@@ -34,8 +34,9 @@ public sealed class RequestMetricsTests : IDisposable
             [
                 new StorageArchitecture("postgres", "", "", null, null, ["postgres"], []),
                 new StorageArchitecture("redis-aof", "", "", null, null, ["redis-aof"], []) { Queue = new NoQueue() },
+                new StorageArchitecture("tarantool-vinyl", "", "", null, null, ["tarantool"], []),
             ],
-            options, Options.Create(new IntegrationService.Kv.KvOptions()), new BackendLimiter(options));
+            options, Options.Create(new IntegrationService.Kv.KvOptions { Default = "tarantool-vinyl" }), new BackendLimiter(options));
         _middleware = new RequestMetrics(context =>
         {
             context.Response.StatusCode = _status;
@@ -80,6 +81,17 @@ public sealed class RequestMetricsTests : IDisposable
         await RequestAsync(item, "?storage=postgres&storage=postgres", status: 400);
         Assert.Equal(3, await CountAsync("/item/{id}/locations", "postgres", "200"));
         Assert.Equal(2, await CountAsync("/item/{id}/locations", "unknown", "400"));
+    }
+
+    [Fact]
+    public async Task KeyValueRoutesWithoutAStorageAreCountedUnderTheKvDefault()
+    {
+        var entity = Endpoint("/v0/entity", ReadsStorageParameter.KeyValue);
+        await RequestAsync(entity, "?id=k");
+        await RequestAsync(entity, "?id=k&storage=");
+        await RequestAsync(entity, "?id=k&storage=Postgres");
+        Assert.Equal(2, await CountAsync("/v0/entity", "tarantool-vinyl", "200"));
+        Assert.Equal(1, await CountAsync("/v0/entity", "postgres", "200"));
     }
 
     [Fact]

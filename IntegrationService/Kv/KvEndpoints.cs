@@ -21,7 +21,7 @@ public sealed class KvEndpoints(StorageRegistry storages)
         var names = string.Join(", ", registry.KvStorageNames);
         var group = app.MapGroup("/v0").WithTags("Key-value");
         group.MapMethods("/entity", [HttpMethods.Get, HttpMethods.Put, HttpMethods.Delete], (Func<HttpContext, Task<IResult>>)endpoints.EntityAsync)
-            .WithName("KvEntity").WithMetadata(ReadsStorageParameter.Instance)
+            .WithName("KvEntity").WithMetadata(ReadsStorageParameter.KeyValue)
             .WithSummary($"GET the value of ?id= (200 raw bytes, 404), PUT the raw body as its value (201; at most {KvLimits.MaxValueBytes} bytes), " +
                          $"DELETE it (202, also when absent). Architectures: {names}; default {registry.KvDefaultName}.")
             .Produces(StatusCodes.Status200OK, contentType: "application/octet-stream")

@@ -47,10 +47,11 @@ internal sealed class RequestMetrics(RequestDelegate next, ServiceMetrics metric
     {
         switch (source)
         {
-            case StorageSource.Query:
+            case StorageSource.Query or StorageSource.KvQuery:
                 // The query is parsed once per request and cached; the endpoint's binding reads the same values.
                 var values = context.Request.Query["storage"];
-                return values.Count > 1 ? UnknownStorage : storages.CanonicalName(values.Count == 0 ? null : values[0]) ?? UnknownStorage;
+                var name = values.Count == 0 || string.IsNullOrEmpty(values[0]) ? (source == StorageSource.KvQuery ? storages.KvDefaultName : null) : values[0];
+                return values.Count > 1 ? UnknownStorage : storages.CanonicalName(name) ?? UnknownStorage;
             case StorageSource.QueueRoute:
                 return storages.CanonicalQueueName(context.Request.RouteValues["queue"] as string) ?? UnknownStorage;
             default:

@@ -40,7 +40,7 @@ internal sealed class RouteLabels
     {
         if (endpoint is not RouteEndpoint { RoutePattern: var pattern }) return ForUnmatched(histogram);
         var route = Normalize(pattern.RawText);
-        var storage = endpoint.Metadata.GetMetadata<ReadsStorageParameter>() is not null ? StorageSource.Query
+        var storage = endpoint.Metadata.GetMetadata<ReadsStorageParameter>() is { } reads ? (reads.UsesKvDefault ? StorageSource.KvQuery : StorageSource.Query)
             : pattern.GetParameter("queue") is not null ? StorageSource.QueueRoute
             : StorageSource.None;
         return new(histogram, route, storage, string.Equals(route, excludedRoute, StringComparison.OrdinalIgnoreCase));

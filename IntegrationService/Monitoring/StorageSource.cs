@@ -9,6 +9,9 @@ internal enum StorageSource
     /// <summary><c>?storage=</c>, the default when absent.</summary>
     Query,
 
+    /// <summary><c>?storage=</c>, the key-value default when absent.</summary>
+    KvQuery,
+
     /// <summary>The <c>{queue}</c> route value.</summary>
     QueueRoute,
 }
