@@ -30,6 +30,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         AssertTestPort(TestServers.RedisAofPort, EndpointPort(redis.Aof));
         AssertTestPort(TestServers.RedisRdbPort, EndpointPort(redis.Rdb));
         AssertTestPort(TestServers.BeanstalkdPort, Options<BeanstalkdOptions>().Port);
+        Assert.Equal(TestServers.RedisClusterPorts, redis.Cluster.Split(',').Select(EndpointPort));
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
 
@@ -37,7 +38,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -65,6 +66,11 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         {
             var dir = await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", EndpointPort(endpoint).ToString(), "config", "get", "dir");
             Assert.Equal(Path.Combine(data, name), dir.Split('\n')[1]);
+        }
+        foreach (var port in TestServers.RedisClusterPorts)
+        {
+            var dir = await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", port.ToString(), "config", "get", "dir");
+            Assert.Equal(Path.Combine(data, "redis-cluster", port.ToString()), dir.Split('\n')[1]);
         }
 
         // Beanstalkd does not report its binlog directory: its command line names it.

@@ -27,7 +27,7 @@ public sealed class StoragesDescriptionTests
             "Binlog on (-b), fsynced at most once a second (-f 1000): a host crash can lose about the last second of acknowledged " +
             "messages, a crash of beanstalkd alone loses none. The original study ran beanstalkd without a binlog: nothing survived a restart.",
             ["Queue"], false),
-        new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue"], true),
+        new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue", "KeyValue"], true),
         new("postgres-redis-cache",
             "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
             "a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
@@ -41,12 +41,22 @@ public sealed class StoragesDescriptionTests
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
             "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " + QueueMemory,
             ["Queue"], false),
+        new("redis-cluster",
+            "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of three masters without replicas " +
+            "(16 384 hash slots split among them); the client sends each command to the master of the key's slot. Key-value API only.",
+            "Each master: appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged writes. " +
+            "No replicas: while a master is down, its third of the keys is unavailable (503).",
+            ["KeyValue"], false),
+        new("redis-persistent",
+            "Key-value pairs as Redis strings (kv:<key>) on the persistent instance. Key-value API only.",
+            "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged writes; noeviction.",
+            ["KeyValue"], false),
         new("redis-rdb",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
             "save 1 1, no AOF: a crash of Redis or of its host loses what was written since the last snapshot (a second or more); " + QueueMemory,
             ["Queue"], false),
-        new("tarantool-memtx", "Tarantool 2.x, memtx engine (in memory), WAL on", TarantoolDurability, ["Author", "Item", "Queue"], false),
-        new("tarantool-vinyl", "Tarantool 2.x, vinyl engine (on-disk LSM tree), WAL on", TarantoolDurability, ["Author", "Item", "Queue"], false),
+        new("tarantool-memtx", "Tarantool 2.x, memtx engine (in memory), WAL on", TarantoolDurability, ["Author", "Item", "Queue", "KeyValue"], false),
+        new("tarantool-vinyl", "Tarantool 2.x, vinyl engine (on-disk LSM tree), WAL on", TarantoolDurability, ["Author", "Item", "Queue", "KeyValue"], false),
     ];
 
     [Fact]

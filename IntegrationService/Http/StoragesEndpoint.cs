@@ -18,5 +18,6 @@ internal static class StoragesEndpoint
             .. architecture.Authors is null ? Array.Empty<string>() : ["Author"],
             .. architecture.Items is null ? Array.Empty<string>() : ["Item"],
             .. architecture.Queue is null ? Array.Empty<string>() : ["Queue"],
+            .. architecture.Kv is null ? Array.Empty<string>() : ["KeyValue"],
         ];
 }

@@ -29,6 +29,8 @@ public static class Architectures
         services.AddSingleton(RedisAofQueue);
         services.AddSingleton(RedisRdbQueue);
         services.AddSingleton(BeanstalkdQueue);
+        services.AddSingleton(RedisPersistentKv);
+        services.AddSingleton(RedisClusterKv);
         return services;
     }
 
@@ -78,6 +80,7 @@ public static class Architectures
             new TarantoolAuthorStore(connection, engine), new TarantoolItemStore(connection, engine), [Tarantool], [])
         {
             Queue = new TarantoolQueueStore(connection, engine),
+            Kv = new TarantoolKvStore(connection, engine),
         };
     }
 
@@ -103,6 +106,32 @@ public static class Architectures
 
     private static StorageArchitecture RedisQueue(RedisConnection redis, string description, string durability) =>
         new(redis.Name, description, durability, null, null, [redis.Name], []) { Queue = new RedisQueueStore(redis) };
+
+    /// <summary>redis-persistent: key-value pairs only, in the persistent Redis instance (the one holding item links).</summary>
+    private static StorageArchitecture RedisPersistentKv(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        var connection = sp.GetRequiredService<RedisConnections>().Persistent;
+        return new(RedisConnections.PersistentName,
+            "Key-value pairs as Redis strings (kv:<key>) on the persistent instance. Key-value API only.",
+            $"appendonly yes, appendfsync {redis.PersistentAppendFsync}: " +
+            $"{AppendFsyncLoss(redis.PersistentAppendFsync, "about the last second of acknowledged writes")}; {redis.PersistentMaxMemoryPolicy}.",
+            null, null, [connection.Name], []) { Kv = new RedisKvStore(connection) };
+    }
+
+    /// <summary>redis-cluster: key-value pairs on a Redis Cluster of three masters; the client routes each key to its slot's master.</summary>
+    private static StorageArchitecture RedisClusterKv(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        var connection = sp.GetRequiredService<RedisConnections>().Cluster;
+        return new(RedisConnections.ClusterName,
+            "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of three masters without replicas " +
+            "(16 384 hash slots split among them); the client sends each command to the master of the key's slot. Key-value API only.",
+            $"Each master: appendonly yes, appendfsync {redis.ClusterAppendFsync}: " +
+            $"{AppendFsyncLoss(redis.ClusterAppendFsync, "about the last second of acknowledged writes")}. " +
+            "No replicas: while a master is down, its third of the keys is unavailable (503).",
+            null, null, [connection.Name], []) { Kv = new RedisKvStore(connection) };
+    }
 
     /// <summary>beanstalkd: a queue in beanstalkd's default tube (or the configured one).</summary>
     private static StorageArchitecture BeanstalkdQueue(IServiceProvider sp) =>

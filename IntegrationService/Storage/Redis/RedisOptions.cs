@@ -21,6 +21,16 @@ public sealed class RedisOptions
     [Required]
     public string Rdb { get; set; } = "127.0.0.1:16382";
 
+    /// <summary>
+    /// Seed nodes of the Redis Cluster (<c>host:port,host:port,…</c>; 3 masters, AOF everysec): the
+    /// client discovers the rest and routes each key to its slot's master itself.
+    /// </summary>
+    [Required]
+    public string Cluster { get; set; } = "127.0.0.1:17001,127.0.0.1:17002,127.0.0.1:17003";
+
+    /// <summary>The Redis Cluster masters' appendfsync (infra/config/redis-cluster.conf), for the durability statement.</summary>
+    public string ClusterAppendFsync { get; set; } = "everysec";
+
     /// <summary>Optional password for every instance (the AWS deployment sets one).</summary>
     public string? Password { get; set; }
 

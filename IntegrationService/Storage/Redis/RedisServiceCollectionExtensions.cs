@@ -22,7 +22,8 @@ public static class RedisServiceCollectionExtensions
             .AddBackend(RedisConnections.CacheName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cache), HealthStatus.Degraded)
             .AddBackend(RedisConnections.PersistentName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Persistent))
             .AddBackend(RedisConnections.AofName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Aof))
-            .AddBackend(RedisConnections.RdbName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Rdb));
+            .AddBackend(RedisConnections.RdbName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Rdb))
+            .AddBackend(RedisConnections.ClusterName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cluster));
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
         services.AddSingleton<IItemDataLoader, RedisCacheItemDataLoader>();
         services.AddSingleton<RedisPersistentItemStore>();

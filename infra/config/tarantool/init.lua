@@ -19,6 +19,10 @@ box.cfg{
     vinyl_memory = tonumber(os.getenv('TARANTOOL_VINYL_MEMORY') or 512 * 1024 * 1024),
     vinyl_cache = tonumber(os.getenv('TARANTOOL_VINYL_CACHE') or 256 * 1024 * 1024),
     readahead = 1024 * 1024,
+    -- The key-value API's values go up to 1 MiB (IntegrationService/Kv/KvLimits.cs) plus the key:
+    -- above both engines' default largest tuple (1 MiB).
+    memtx_max_tuple_size = 2 * 1024 * 1024,
+    vinyl_max_tuple_size = 2 * 1024 * 1024,
     net_msg_max = 4096,
 }
 
@@ -230,4 +234,16 @@ function queue_depth(engine)
     local space = box.space['queue_' .. engine]
     if space.engine == 'memtx' then return space:len() end
     return space:count()
+end
+
+-- Key-value pairs (/v0/entity?storage=tarantool-memtx, tarantool-vinyl): a tuple {key, value} per
+-- key; the value is stored as MessagePack bin, the bytes exactly as given. The service reads, replaces
+-- and deletes them with plain IPROTO SELECT, REPLACE and DELETE on the primary key.
+local kv_format = {
+    { name = 'key', type = 'string' },
+    { name = 'value', type = 'varbinary' },
+}
+for _, engine in ipairs({ 'memtx', 'vinyl' }) do
+    local kv = box.schema.space.create('kv_' .. engine, { engine = engine, format = kv_format, if_not_exists = true })
+    kv:create_index('primary', { parts = { 'key' }, if_not_exists = true })
 end

@@ -13,6 +13,27 @@ public static class IprotoBody
         writer.Write(request.Id);
     }
 
+    /// <summary>SELECT by a string primary key: {space, index 0, iterator EQ, offset 0, limit 1, key [key]}.</summary>
+    public static void WriteSelectByKey(ref MessagePackWriter writer, (uint SpaceId, string Key) request)
+    {
+        WriteSelectHeader(ref writer, request.SpaceId, IprotoIterator.Eq, offset: 0, limit: 1);
+        writer.WriteArrayHeader(1);
+        writer.Write(request.Key);
+    }
+
+    /// <summary>DELETE by a string primary key: {space, index 0, key [key]}.</summary>
+    public static void WriteDeleteByKey(ref MessagePackWriter writer, (uint SpaceId, string Key) request)
+    {
+        writer.WriteMapHeader(3);
+        writer.Write(IprotoKey.SpaceId);
+        writer.Write(request.SpaceId);
+        writer.Write(IprotoKey.IndexId);
+        writer.Write(0);
+        writer.Write(IprotoKey.Key);
+        writer.WriteArrayHeader(1);
+        writer.Write(request.Key);
+    }
+
     /// <summary>SELECT a page of the primary index in key order.</summary>
     public static void WriteSelectPage(ref MessagePackWriter writer, (uint SpaceId, int Offset, int Limit) request)
     {
