@@ -2,6 +2,7 @@ using IntegrationService.Authors;
 using IntegrationService.Http;
 using IntegrationService.Items;
 using IntegrationService.Kv;
+using IntegrationService.Kv.Cluster;
 using IntegrationService.Monitoring;
 using IntegrationService.Queues;
 using IntegrationService.Storage;
@@ -24,6 +25,8 @@ public static class Extensions
     {
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddSingleton<KvCluster>();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();

@@ -1,5 +1,6 @@
 using System.Text;
 using IntegrationService.Http;
+using IntegrationService.Kv.Cluster;
 using IntegrationService.Storage;
 
 namespace IntegrationService.Kv;
@@ -9,15 +10,18 @@ namespace IntegrationService.Kv;
 /// stores the raw body (201), <c>GET</c> returns it byte for byte (200, or 404), <c>DELETE</c> removes
 /// it (202, also for an absent key); an empty or missing id is a 400, another method a 405, an unknown
 /// path under <c>/v0/</c> a 400. <c>?storage=</c> selects the architecture, else <c>Kv:Default</c>.
+/// In a sharded cluster (<see cref="KvCluster"/>) a key another node owns is forwarded to it after
+/// the request has been checked here (a bad request is refused by the node that received it).
 /// </summary>
-public sealed class KvEndpoints(StorageRegistry storages)
+public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
 {
     private const string Allowed = "GET, PUT, DELETE";
 
     public static void Map(IEndpointRouteBuilder app)
     {
         var registry = app.ServiceProvider.GetRequiredService<StorageRegistry>();
-        var endpoints = new KvEndpoints(registry);
+        var cluster = app.ServiceProvider.GetRequiredService<KvCluster>();
+        var endpoints = new KvEndpoints(registry, cluster);
         var names = string.Join(", ", registry.KvStorageNames);
         var group = app.MapGroup("/v0").WithTags("Key-value");
         group.MapMethods("/entity", [HttpMethods.Get, HttpMethods.Put, HttpMethods.Delete], (Func<HttpContext, Task<IResult>>)endpoints.EntityAsync)
@@ -28,8 +32,10 @@ public sealed class KvEndpoints(StorageRegistry storages)
             .Produces(StatusCodes.Status201Created).Produces(StatusCodes.Status202Accepted)
             .ProducesProblem(StatusCodes.Status404NotFound).ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status413PayloadTooLarge).ProducesProblem(StatusCodes.Status503ServiceUnavailable);
-        group.MapGet("/status", () => Results.Json(new KvStatusResponse("ok"), ApiJsonContext.Default.KvStatusResponse))
-            .WithName("KvStatus").WithSummary("200 while this node serves.").Produces<KvStatusResponse>();
+        var status = new KvStatusResponse("ok", cluster.Self, cluster.Nodes);
+        group.MapGet("/status", () => Results.Json(status, ApiJsonContext.Default.KvStatusResponse))
+            .WithName("KvStatus").WithSummary("200 while this node serves: this node and the cluster's nodes (none for a single node).")
+            .Produces<KvStatusResponse>();
         // Every other request under /v0/: the routes above with another method (405), else an unknown path (400,
         // as the studies' tests require). The framework's own 405 would not apply: this route matches any method.
         group.Map("/{**path}", (HttpContext context, string? path) => path?.ToLowerInvariant() switch
@@ -53,17 +59,21 @@ public sealed class KvEndpoints(StorageRegistry storages)
         var query = context.Request.Query;
         if (!TryReadKey(query["id"], out var key, out var problem)) return problem;
         var store = storages.Kv(query["storage"]);
+        var owner = cluster.ForwardTo(context.Request, key);
         switch (method)
         {
             case var get when HttpMethods.IsGet(get):
+                if (owner is not null) return await cluster.ForwardAsync(context, owner, null);
                 var value = await store.GetAsync(key, CancellationToken.None);
                 return value is null ? ApiResults.NotFound($"No value for id '{key}'.") : Results.Bytes(value, "application/octet-stream");
             case var put when HttpMethods.IsPut(put):
                 var (body, tooLarge) = await KvValueBody.ReadAsync(context.Request);
                 if (tooLarge is not null) return tooLarge;
+                if (owner is not null) return await cluster.ForwardAsync(context, owner, body);
                 await store.PutAsync(key, body, CancellationToken.None);
                 return Results.StatusCode(StatusCodes.Status201Created);
             default:
+                if (owner is not null) return await cluster.ForwardAsync(context, owner, null);
                 await store.DeleteAsync(key, CancellationToken.None);
                 return Results.StatusCode(StatusCodes.Status202Accepted);
         }
@@ -85,5 +95,5 @@ public sealed class KvEndpoints(StorageRegistry storages)
     }
 }
 
-/// <summary>The answer of <c>GET /v0/status</c>.</summary>
-public sealed record KvStatusResponse(string Status);
+/// <summary>The answer of <c>GET /v0/status</c>: this node's URL and every node's in a cluster (null and empty for a single node).</summary>
+public sealed record KvStatusResponse(string Status, string? Node, IReadOnlyList<string> Nodes);

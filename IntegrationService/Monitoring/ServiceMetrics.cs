@@ -38,6 +38,9 @@ public sealed class ServiceMetrics : IDisposable
             "Calls a backend client has sent or queued and not yet had answered.", ["backend"]);
         var timeouts = factory.CreateCounter("integration_backend_timeouts_total",
             "Calls a backend client failed because no answer came in time.", ["backend"]);
+        KvProxied = factory.CreateCounter("integration_kv_proxied_requests_total",
+            "Key-value requests this node forwarded to the key's owner in a sharded cluster, by owner and outcome (relayed, unavailable).",
+            ["owner", "outcome"]);
         var sources = backends.ToArray();
         var children = sources.Select(s => (s, inFlight.WithLabels(s.Backend), timeouts.WithLabels(s.Backend))).ToArray();
         Registry.AddBeforeCollectCallback(() =>
@@ -60,6 +63,9 @@ public sealed class ServiceMetrics : IDisposable
     public CollectorRegistry Registry { get; }
 
     public Histogram RequestDuration { get; }
+
+    /// <summary>Key-value requests forwarded to their owner node (Kv/Cluster/KvCluster.cs).</summary>
+    public Counter KvProxied { get; }
 
     public void Dispose() => _meterAdapter.Dispose();
 }

@@ -1,0 +1,47 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace IntegrationService.Kv.Cluster;
+
+/// <summary>
+/// Configuration section "Cluster": the sharded key-value topology. Without <see cref="Nodes"/> the
+/// service is a single node and serves every key itself.
+/// </summary>
+public sealed class ClusterOptions : IValidatableObject
+{
+    /// <summary>Every node's base URL, comma-separated (<c>http://127.0.0.1:8080,http://127.0.0.1:8081,…</c>), the same list on every node.</summary>
+    public string? Nodes { get; set; }
+
+    /// <summary>This node's base URL, exactly as it appears in <see cref="Nodes"/>.</summary>
+    public string? Self { get; set; }
+
+    /// <summary>Milliseconds a proxied request may take (connect, send, answer) before the owner counts as unavailable (503).</summary>
+    [Range(10, 60_000)]
+    public int ProxyTimeoutMs { get; set; } = 1000;
+
+    /// <summary>The node URLs, normalized (no trailing slash), in configuration order.</summary>
+    public IReadOnlyList<string> NodeList =>
+        (Nodes ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(Normalize).ToArray();
+
+    public static string Normalize(string url) => url.TrimEnd('/');
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        var nodes = NodeList;
+        if (nodes.Count == 0) yield break;
+        foreach (var node in nodes)
+        {
+            if (!Uri.TryCreate(node, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+            {
+                yield return new ValidationResult($"Cluster:Nodes: '{node}' is not an http(s) URL.", [nameof(Nodes)]);
+            }
+        }
+        if (nodes.Distinct(StringComparer.OrdinalIgnoreCase).Count() != nodes.Count)
+        {
+            yield return new ValidationResult("Cluster:Nodes lists a node twice.", [nameof(Nodes)]);
+        }
+        if (Self is null || !nodes.Contains(Normalize(Self), StringComparer.OrdinalIgnoreCase))
+        {
+            yield return new ValidationResult($"Cluster:Self ('{Self}') must be one of Cluster:Nodes.", [nameof(Self)]);
+        }
+    }
+}
