@@ -21,7 +21,8 @@ public sealed class ShippedConfigTests
     public void ShippedConfigIsValid(string relative)
     {
         var config = LoadConfigReader.Read(Path.Combine(TankDir(), relative));
-        Assert.Equal("rps", config.LoadType);
+        // The prefill is a closed loop over its ammo, once; every measured config is open-model.
+        Assert.Equal(relative == "configs/kv-prefill.yaml" ? "instances" : "rps", config.LoadType);
         Assert.Equal("1.1", config.HeaderHttp);
         Assert.NotEmpty(config.Autostop);
     }
@@ -38,6 +39,26 @@ public sealed class ShippedConfigTests
         Assert.Contains(config.Autostop, a => a.Text.StartsWith("limit(", StringComparison.Ordinal));
         // An empty queue answers 204 at once: a read run stops when its queue has run dry.
         Assert.Equal(scenario == "queue-read", config.Autostop.Any(a => a.Text == "http(204,10%,5s)"));
+    }
+
+    [Theory]
+    [InlineData("kv-put")]
+    [InlineData("kv-get")]
+    public void EveryKvScenarioHasAConfigForItsOwnAmmo(string scenario)
+    {
+        var config = LoadConfigReader.Read(Path.Combine(TankDir(), "configs", scenario + ".yaml"));
+        Assert.Equal($"ammo/{scenario}.ammo", config.AmmoFile);
+        Assert.Equal(Tank.Ammo.AmmoFormat.Phantom, config.AmmoType);
+        // A GET of a key that was never written is 404: a kv-get run on an unfilled store stops.
+        Assert.Equal(scenario == "kv-get", config.Autostop.Any(a => a.Text == "http(4xx,10%,10s)"));
+    }
+
+    [Fact]
+    public void KvPrefillWritesTheAmmoOnce()
+    {
+        var config = LoadConfigReader.Read(Path.Combine(TankDir(), "configs", "kv-prefill.yaml"));
+        Assert.Equal(1, config.Loop);
+        Assert.Equal(64, config.Instances);
     }
 
     [Fact]

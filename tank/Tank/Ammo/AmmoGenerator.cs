@@ -7,7 +7,8 @@ namespace Tank.Ammo;
 /// Produces the requests of a scenario against the service's routes: the Author API's Save/Get
 /// (query-string id and storage) and the items API's GET/POST /item/{id}/locations, each request
 /// naming its architecture with ?storage=; and the queue routes GET /write/{queue} and
-/// GET /read/{queue}, where the architecture is the path segment itself.
+/// GET /read/{queue}, where the architecture is the path segment itself; and the key-value API's
+/// PUT and GET /v0/entity?id=key&lt;N&gt; over a key space of <see cref="AmmoOptions.Keys"/> keys.
 /// </summary>
 public static class AmmoGenerator
 {
@@ -27,6 +28,8 @@ public static class AmmoGenerator
                 Scenario.ItemWrite => ItemPost(options, storage, random),
                 Scenario.QueueWrite => QueueWrite(options, storage),
                 Scenario.QueueRead => QueueRead(options, storage),
+                Scenario.KvPut => KvPut(options, storage, options.Sequential ? i % options.Keys : random.Range(0, options.Keys - 1), random),
+                Scenario.KvGet => Get($"/v0/entity?id=key{random.Range(0, options.Keys - 1)}&storage={storage}", options),
                 // Strictly write, read, write, read…: the queue stays short, so the reads measure
                 // taking a message, not an empty queue and not a queue grown deep. (With an odd
                 // count, a runner that loops over the file sends two writes in a row at the seam.)
@@ -60,6 +63,22 @@ public static class AmmoGenerator
     private static HttpRequestSpec QueueWrite(AmmoOptions o, string queue) => Get($"/write/{queue}", o);
 
     private static HttpRequestSpec QueueRead(AmmoOptions o, string queue) => Get($"/read/{queue}", o);
+
+    private static HttpRequestSpec KvPut(AmmoOptions o, string storage, long key, SplitMix64 random)
+    {
+        byte[] value;
+        if (o.CounterValues)
+        {
+            value = Encoding.ASCII.GetBytes($"value{key}");
+        }
+        else
+        {
+            value = new byte[AmmoOptions.KvValueBytes];
+            for (var b = 0; b < value.Length; b += 8) BitConverter.TryWriteBytes(value.AsSpan(b), random.Next());
+        }
+        return new("PUT", $"/v0/entity?id=key{key}&storage={storage}",
+            [new("Content-Type", "application/octet-stream"), new("Host", o.Host)], value);
+    }
 
     private static long ItemId(AmmoOptions o, SplitMix64 random) =>
         o.HotKey ? AmmoOptions.HotItemId : random.Range(1, o.Items);

@@ -21,11 +21,14 @@ public sealed class AmmoCommand : Command
         ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1, 1000));
     private readonly Option<long> _items = TankOption.Create("--items", "Item ids 1..N exist (item scenarios)", ValueParsers.WholeNumber(min: 1), "n").WithDefault(500_000);
     private readonly Option<long> _locations = TankOption.Create("--locations", "Location ids 1..N exist (item-write bodies)", ValueParsers.WholeNumber(min: 1), "n").WithDefault(100_000);
+    private readonly Option<long> _keys = TankOption.Create("--keys", "Key space of the kv scenarios: keys key0..key(N-1)", ValueParsers.WholeNumber(min: 1), "n").WithDefault(100_000);
+    private readonly Option<bool> _counterValues = TankOption.Flag("--counter-values", "kv-put values are value<N> instead of 1 KiB of random bytes");
+    private readonly Option<bool> _sequential = TankOption.Flag("--sequential", "kv-put writes key0, key1, … in order (a prefill of the key space) instead of random keys");
     private readonly Option<string> _out = TankOption.Create("--out", "The ammo file to write (replaced whole, never left half-written)", ValueParsers.NonEmpty, "file").Require();
 
     public AmmoCommand() : base("ammo", "Writes a scenario's requests as Tank ammo; deterministic per seed")
     {
-        foreach (var option in new Option[] { _scenario, _storage, _host, _count, _seed, _format, _hotKey, _authorIds, _items, _locations, _out })
+        foreach (var option in new Option[] { _scenario, _storage, _host, _count, _seed, _format, _hotKey, _authorIds, _items, _locations, _keys, _counterValues, _sequential, _out })
             Add(option);
         SetAction(Run);
     }
@@ -49,6 +52,9 @@ public sealed class AmmoCommand : Command
             AuthorIdMax = authorIds.Last,
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),
+            Keys = parse.GetRequiredValue(_keys),
+            CounterValues = parse.GetValue(_counterValues),
+            Sequential = parse.GetValue(_sequential),
         };
         var output = parse.GetRequiredValue(_out);
 
