@@ -35,12 +35,14 @@ public sealed class RunCommand : Command
         ValueParsers.Schedule, "schedule");
     private readonly Option<CpuTarget[]> _cpu = TankOption.Many("--cpu", "Accounts this process tree's CPU over the measured part (repeatable; tank always accounts itself)",
         (_, text) => CpuTarget.Parse(text), "name=pid");
+    private readonly Option<long?> _nodes = TankOption.Create("--nodes", "The target is node 0 of a sharded cluster of N service nodes, recorded in meta.json; the report labels the run \"<storage> ×N\"",
+        ValueParsers.WholeNumber(min: 1, max: 99).Optional(), "n");
     private readonly Option<bool> _quiet = TankOption.Flag("--quiet", "No progress line each second");
 
     public RunCommand() : base("run", "Executes a Tank config; exits 0, Tank's autostop code (21 time/quantile/limit, 22 http, 23 net), 2 on bad input, 130 when interrupted")
     {
         Add(_config);
-        foreach (var option in new Option[] { _ammo, _address, _schedule, _out, _tag, _storage, _scenario, _durability, _instances, _timeout, _loadType, _ammoType, _warmup, _cpu, _quiet })
+        foreach (var option in new Option[] { _ammo, _address, _schedule, _out, _tag, _storage, _scenario, _durability, _instances, _timeout, _loadType, _ammoType, _warmup, _cpu, _nodes, _quiet })
             Add(option);
         SetAction(Run);
     }
@@ -65,7 +67,8 @@ public sealed class RunCommand : Command
             LoadType: parse.GetValue(_loadType),
             AmmoType: ammoType?.Name(),
             Instances: instances ?? -1,
-            Quiet: parse.GetValue(_quiet));
+            Quiet: parse.GetValue(_quiet),
+            Nodes: (int)(parse.GetValue(_nodes) ?? 0));
 
         config = config with
         {

@@ -16,6 +16,7 @@ public static class RunMetadata
             Scenario = overrides.Scenario,
             Tag = overrides.Tag,
             Durability = overrides.Durability,
+            Nodes = overrides.Nodes,
             Address = config.Address,
             LoadType = config.LoadType,
             Schedule = config.Schedule,

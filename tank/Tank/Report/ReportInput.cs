@@ -23,6 +23,8 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
                 var meta = ReadMeta(Path.Combine(dir!, "meta.json"));
                 var scenario = meta?.Scenario ?? Path.GetFileName(dir)!;
                 var storage = meta?.Storage ?? Path.GetFileName(Path.GetDirectoryName(dir))!;
+                // A run through a sharded cluster is its own row beside the single node's.
+                if (meta is { Nodes: > 1 }) storage = $"{storage} ×{meta.Nodes}";
                 return (storage, scenario, dir!, meta, QueueDepth.TryRead(dir!));
             })
             .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)

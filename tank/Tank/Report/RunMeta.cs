@@ -19,6 +19,8 @@ public sealed record RunMeta
     public string? Scenario { get; init; }
     public string? Tag { get; init; }
     public string? Durability { get; init; }
+    /// <summary>The service nodes of the sharded cluster the run went through (node 0); 0 when not a cluster.</summary>
+    public int Nodes { get; init; }
     public string? Address { get; init; }
     public string LoadType { get; init; } = "rps";
     public string? Schedule { get; init; }
