@@ -29,6 +29,30 @@ public sealed class ServerViewTests
     }
 
     [Fact]
+    public void ProxiedRequestsAreTheForwardedCountsOfTheWindowOverEveryOwner()
+    {
+        const string histogram = """
+            integration_http_request_duration_seconds_bucket{route="/v0/entity",storage="postgres",status="201",le="+Inf"} {0}
+            integration_http_request_duration_seconds_sum{route="/v0/entity",storage="postgres",status="201"} 1
+            integration_http_request_duration_seconds_count{route="/v0/entity",storage="postgres",status="201"} {0}
+
+            """;
+        var before = histogram.Replace("{0}", "100") + """
+            integration_kv_proxied_requests_total{owner="http://127.0.0.1:8081",outcome="relayed"} 10
+            """;
+        var after = histogram.Replace("{0}", "1100") + """
+            integration_kv_proxied_requests_total{owner="http://127.0.0.1:8081",outcome="relayed"} 350
+            integration_kv_proxied_requests_total{owner="http://127.0.0.1:8082",outcome="relayed"} 320
+            integration_kv_proxied_requests_total{owner="http://127.0.0.1:8082",outcome="unavailable"} 7
+            """;
+        var view = ServerView.FromScrapes(before, after, "postgres");
+        Assert.Equal(1000, view.Requests);
+        Assert.Equal(340 + 320 + 7, view.ProxiedRequests);
+        Assert.Equal(0.667, view.ProxiedShare!.Value, 6);
+        Assert.Null(ServerView.FromScrapes(Samples.Before, Samples.After, "postgres").ProxiedShare);
+    }
+
+    [Fact]
     public void CountersGoingBackMeanTheServiceRestarted() =>
         Assert.Contains("restarted", ServerView.FromScrapes(Samples.After, Samples.Before, "postgres").Missing);
 

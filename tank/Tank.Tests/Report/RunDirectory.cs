@@ -21,9 +21,9 @@ public sealed class RunDirectory : IDisposable
     /// <paramref name="httpAt"/> its HTTP code (200 by default). Requests leave evenly within each second.
     /// </summary>
     public string Run(string storage, string scenario, int seconds, Func<int, int> rpsAt, Func<int, double> latencyMsAt,
-        string? schedule = null, IReadOnlyList<CpuUsage>? cpu = null, string under = "runs", Func<int, int>? httpAt = null)
+        string? schedule = null, IReadOnlyList<CpuUsage>? cpu = null, string under = "runs", Func<int, int>? httpAt = null, int nodes = 0)
     {
-        var dir = System.IO.Path.Combine(Path, under, storage, scenario);
+        var dir = System.IO.Path.Combine(Path, under, nodes > 1 ? $"{storage}-x{nodes}" : storage, scenario);
         Directory.CreateDirectory(dir);
         var phout = new StringBuilder();
         for (var s = 0; s < seconds; s++)
@@ -49,6 +49,7 @@ public sealed class RunDirectory : IDisposable
             Cpu = cpu ?? [],
             CpuWallSeconds = seconds,
             Cores = 2,
+            Nodes = nodes,
         }.Write(System.IO.Path.Combine(dir, "meta.json"));
         return dir;
     }

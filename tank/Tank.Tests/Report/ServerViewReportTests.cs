@@ -23,7 +23,7 @@ public sealed class ServerViewReportTests
 
         var md = dir.Read("report.md");
         Assert.Contains("## Server-side view", md);
-        Assert.Contains("| postgres | author-read | 1,000 | 1.00 · 1.00 · 1.00 | 2,005 | 0.90 · 0.90 · 5.00 | 5 | tarantool 4 | /Author/Get |", md);
+        Assert.Contains("| postgres | author-read | 1,000 | 1.00 · 1.00 · 1.00 | 2,005 | 0.90 · 0.90 · 5.00 | 5 | tarantool 4 | — | /Author/Get |", md);
         Assert.Contains("estimated from buckets", md);
         Assert.Contains("| tarantool-memtx | author-read | 1,000 | 1.00 · 1.00 · 1.00 | missing: no metrics-before.txt", md);
         Assert.Contains("estimated from buckets", WebUtility.HtmlDecode(dir.Read("report.html")));
@@ -34,6 +34,24 @@ public sealed class ServerViewReportTests
         Assert.Equal(2005, server.GetProperty("requests").GetInt64());
         Assert.Equal(5, server.GetProperty("non_2xx").GetInt64());
         Assert.Equal(4, server.GetProperty("backend_timeouts").GetProperty("tarantool").GetInt64());
+    }
+
+    [Fact]
+    public void ARunThroughAClusterIsItsOwnRowWithTheShareItProxied()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "kv-get", 10, _ => 100, _ => 1, Schedule);
+        var cluster = dir.Run("postgres", "kv-get", 10, _ => 100, _ => 2, Schedule, nodes: 3);
+        const string histogram = "integration_http_request_duration_seconds_count{route=\"/v0/entity\",storage=\"postgres\",status=\"200\"} ";
+        const string proxied = "integration_kv_proxied_requests_total{owner=\"http://127.0.0.1:8081\",outcome=\"relayed\"} ";
+        File.WriteAllText(Path.Combine(cluster, ServerView.BeforeFile), $"{histogram}0\n");
+        File.WriteAllText(Path.Combine(cluster, ServerView.AfterFile), $"{histogram}1000\n{proxied}667\n");
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+
+        var md = dir.Read("report.md");
+        Assert.Contains("| postgres | kv-get |", md);
+        Assert.Contains("| postgres ×3 | kv-get | 1,000 | 2.00 · 2.00 · 2.00 | 1,000 |", md);
+        Assert.Contains("| 667 (66.7 %) | /v0/entity |", md);
     }
 
     [Fact]

@@ -14,6 +14,7 @@ public sealed record ServerView
     public const string AfterFile = "metrics-after.txt";
     public const string Histogram = "integration_http_request_duration_seconds";
     public const string Timeouts = "integration_backend_timeouts_total";
+    public const string Proxied = "integration_kv_proxied_requests_total";
 
     public string? Missing { get; init; }
     public IReadOnlyList<string> Routes { get; init; } = [];
@@ -25,6 +26,11 @@ public sealed record ServerView
     public long Non2xx { get; init; }
     /// <summary>Backend calls that timed out during the run, per backend (only those with any).</summary>
     public IReadOnlyDictionary<string, long> BackendTimeouts { get; init; } = new Dictionary<string, long>();
+    /// <summary>Key-value requests this node forwarded to the key's owner in a sharded cluster (relayed or answered 503).</summary>
+    public long ProxiedRequests { get; init; }
+
+    /// <summary>The share of the run's requests that this node forwarded to another node; null when it forwarded none.</summary>
+    public double? ProxiedShare => ProxiedRequests == 0 || Requests == 0 ? null : (double)ProxiedRequests / Requests;
 
     public static ServerView Read(string runDir, string storage)
     {
@@ -72,12 +78,13 @@ public sealed record ServerView
             Non2xx = (long)Math.Round(counts.Where(d => !(d.Labels.GetValueOrDefault("status") ?? "").StartsWith('2')).Sum(d => d.Value)),
             BackendTimeouts = delta.Where(d => d.Name == Timeouts && d.Value > 0)
                 .ToDictionary(d => d.Labels.GetValueOrDefault("backend") ?? "", d => (long)Math.Round(d.Value)),
+            ProxiedRequests = (long)Math.Round(delta.Where(d => d.Name == Proxied).Sum(d => d.Value)),
         };
     }
 
     /// <summary>The wanted series of one scrape, keyed by name and labels.</summary>
     private static Dictionary<string, PrometheusSample> Series(string text) =>
-        PrometheusText.Parse(text, name => name.StartsWith(Histogram, StringComparison.Ordinal) || name == Timeouts)
+        PrometheusText.Parse(text, name => name.StartsWith(Histogram, StringComparison.Ordinal) || name is Timeouts or Proxied)
             .GroupBy(s => s.Name + "{" + string.Join(",", s.Labels.OrderBy(l => l.Key, StringComparer.Ordinal).Select(l => l.Key + "=" + l.Value)) + "}")
             .ToDictionary(g => g.Key, g => g.Last());
 

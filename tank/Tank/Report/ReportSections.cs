@@ -69,7 +69,7 @@ public static class ReportSections
     public static readonly string[] ServerColumns =
     [
         "architecture", "scenario", "client: requests", "client: mean · p50 · p99 ms", "server: requests",
-        "server: mean · p50 · p99 ms (estimated from buckets)", "server: non-2xx", "backend timeouts", "routes",
+        "server: mean · p50 · p99 ms (estimated from buckets)", "server: non-2xx", "backend timeouts", "proxied to the owner", "routes",
     ];
 
     /// <summary>Whether any run has the service's own view (the others say why not).</summary>
@@ -80,13 +80,14 @@ public static class ReportSections
         runs.Select(r =>
         {
             var client = new[] { r.Storage, r.Scenario, N(r.Requests), $"{Ms(r.MeanMs)} · {Ms(r.QuantilesMs["p50"])} · {Ms(r.QuantilesMs["p99"])}" };
-            if (r.Server is not { Missing: null } server) return (string[])[.. client, "missing: " + (r.Server?.Missing ?? "not read"), "", "", "", ""];
+            if (r.Server is not { Missing: null } server) return (string[])[.. client, "missing: " + (r.Server?.Missing ?? "not read"), "", "", "", "", ""];
             var timeouts = server.BackendTimeouts.Count == 0 ? "0"
                 : string.Join(", ", server.BackendTimeouts.OrderBy(t => t.Key, StringComparer.Ordinal).Select(t => $"{t.Key} {N(t.Value)}"));
             return (string[])
             [
                 .. client, N(server.Requests), $"{Ms(server.MeanMs)} · {Ms(server.P50Ms)} · {Ms(server.P99Ms)}",
-                N(server.Non2xx), timeouts, string.Join(" ", server.Routes),
+                N(server.Non2xx), timeouts, server.ProxiedShare is { } share ? $"{N(server.ProxiedRequests)} ({(share * 100).ToString("0.0", CultureInfo.InvariantCulture)} %)" : "—",
+                string.Join(" ", server.Routes),
             ];
         }).ToList();
 
@@ -96,7 +97,8 @@ public static class ReportSections
         "whose storage label is the run's architecture. Server time runs from the request reaching the service's first middleware to its " +
         "answer, so it leaves out the network, the kernel's queues and Kestrel's parsing; p50 and p99 are estimated from the histogram's " +
         "buckets (0.1 ms to 5 s, 1-2-5 per decade, linear inside a bucket). Backend timeouts: calls of the Tarantool and Redis clients " +
-        "that got no answer in time during the window, all architectures.";
+        "that got no answer in time during the window, all architectures. Proxied: key-value requests that node 0 of a sharded cluster " +
+        "(a row \"<architecture> ×N\") forwarded to the node owning the key, and their share of its requests; the rest it served from its own store.";
 
     private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
 

@@ -70,6 +70,7 @@ public static class ReportSummary
                     p99_ms_estimated_from_buckets = s.P99Ms is { } p99 ? Math.Round(p99, 3) : (double?)null,
                     non_2xx = s.Non2xx,
                     backend_timeouts = s.BackendTimeouts,
+                    proxied_requests = s.ProxiedRequests,
                 },
                 cpu_wall_s = r.CpuWallSeconds,
                 cores = r.Cores,
