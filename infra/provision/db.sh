@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Provisions the database host: PostgreSQL, Tarantool, Redis (cache, persistent, and the queue
-# instances redis-aof and redis-rdb) and Beanstalkd from Debian's packages, configured from
-# infra/config/ (the files script/services uses locally), listening on loopback and the private
-# address, with one password for the app host's logins. Idempotent: a second run re-applies
-# the settings and restarts the servers.
+# instances redis-aof and redis-rdb), the masters of the Redis Cluster and Beanstalkd from Debian's
+# packages, configured from infra/config/ (the files script/services uses locally), listening on
+# loopback and the private address, with one password for the app host's logins. Idempotent: a
+# second run re-applies the settings and restarts the servers.
 #
-#   infra/provision/db.sh up      install, configure, (re)start; the default
-#   infra/provision/db.sh stop    stop the servers (test mode and hosts without systemd)
+#   infra/provision/db.sh up             install, configure, (re)start; the default
+#   infra/provision/db.sh redis-cluster  only the Redis Cluster masters of REDIS_CLUSTER_PORTS (a
+#                                        dedicated Redis Cluster host), and the cluster's creation
+#                                        when this host is given REDIS_CLUSTER_MASTERS
+#   infra/provision/db.sh stop           stop the servers (test mode and hosts without systemd)
 #
 # Environment:
 #   DB_PASSWORD          required: password of the `integration` login on every server
@@ -14,12 +17,21 @@
 #                        first address; 127.0.0.1 in test mode)
 #   ALLOWED_CIDR         network PostgreSQL accepts password logins from (default: BIND_ADDRESS/32)
 #   PROVISION_TEST_ROOT  test mode: every file under this directory, alternate loopback ports
-#                        (25432 23301 26379 26380 26381 26382 21300), servers started
-#                        directly, never through systemd; nothing outside the directory is
-#                        changed except installing missing packages. infra/test/provision-db.sh
-#                        uses it.
+#                        (25432 23301 26379 26380 26381 26382 21300, Redis Cluster 26391-26393),
+#                        servers started directly, never through systemd; nothing outside the
+#                        directory is changed except installing missing packages.
+#                        infra/test/provision-db.sh uses it.
 #   PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT
 #   BEANSTALKD_PORT      override ports
+#   REDIS_CLUSTER_PORTS  ports of the Redis Cluster masters this host runs, space-separated
+#                        (infra/config/redis-cluster.conf; each one's cluster bus is its port + 10000).
+#                        Default "7001 7002 7003" (test mode "26391 26392 26393"); set but empty: none
+#   REDIS_CLUSTER_MASTERS every master of the cluster, "host:port ...", given to the one host that
+#                        creates it: that host waits until each answers, then runs
+#                        `redis-cli --cluster create` once (never on a cluster already formed).
+#                        Empty: this host's own masters when it runs three or more, else none
+#                        (another host creates the cluster)
+#   REDIS_CLUSTER_WAIT   seconds to wait for the other masters (default 900: they provision too)
 #
 # Authentication (see infra/README.md): PostgreSQL scram-sha-256 for the integration role from
 # ALLOWED_CIDR only; Tarantool user `integration` with the password; every Redis instance with
@@ -33,30 +45,46 @@ TEST_ROOT="${PROVISION_TEST_ROOT:-}"
 log() { printf '==> db.sh: %s\n' "$*" >&2; }
 die() { printf 'db.sh: error: %s\n' "$*" >&2; exit 1; }
 
+for port in ${REDIS_CLUSTER_PORTS:-}; do
+  if ! [[ "$port" =~ ^[1-9][0-9]{0,4}$ ]] || [ "$port" -gt 55535 ]; then
+    die "REDIS_CLUSTER_PORTS: '$port' is not a port up to 55535 (its cluster bus is port + 10000)"
+  fi
+done
+
 if [ -n "$TEST_ROOT" ]; then
   TEST_ROOT="$(cd "$TEST_ROOT" && pwd)"
   PG_PORT="${PG_PORT:-25432}" TARANTOOL_PORT="${TARANTOOL_PORT:-23301}"
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-26379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-26380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-26381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-26382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-21300}"
+  REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-26391 26392 26393}"
   BIND_ADDRESS=127.0.0.1
   ETC="$TEST_ROOT/etc" VAR="$TEST_ROOT/var" LOGS="$TEST_ROOT/log" RUN="$TEST_ROOT/run"
   MANAGER=direct
-  # Never collide with the development servers of script/services.
+  # Never collide with the development servers of script/services (a cluster master also takes
+  # its bus port, port + 10000).
+  cluster_bus_ports=()
+  for port in $REDIS_CLUSTER_PORTS; do cluster_bus_ports+=("$((port + 10000))"); done
   for port in "$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" \
-    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT"; do
-    case "$port" in 15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300) die "test mode must not use port $port (script/services uses it)" ;; esac
+    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" $REDIS_CLUSTER_PORTS "${cluster_bus_ports[@]}"; do
+    case "$port" in
+      15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300 | 17001 | 17002 | 17003 | 27001 | 27002 | 27003)
+        die "test mode must not use port $port (script/services uses it)" ;;
+    esac
   done
 else
   PG_PORT="${PG_PORT:-5432}" TARANTOOL_PORT="${TARANTOOL_PORT:-3301}"
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-6379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-6380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-6381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-6382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-11300}"
+  REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-7001 7002 7003}"
   BIND_ADDRESS="${BIND_ADDRESS:-$(hostname -I 2>/dev/null | awk '{print $1}')}"
   ETC=/etc/integrationservice VAR=/var/lib/integrationservice LOGS=/var/log/integrationservice RUN=/run/integrationservice
   if [ -d /run/systemd/system ]; then MANAGER=systemd; else MANAGER=direct; fi
 fi
 ALLOWED_CIDR="${ALLOWED_CIDR:-${BIND_ADDRESS}/32}"
+REDIS_CLUSTER_MASTERS="${REDIS_CLUSTER_MASTERS:-}"
+REDIS_CLUSTER_WAIT="${REDIS_CLUSTER_WAIT:-900}"
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 # Runs a command as the given system user when we are root (PostgreSQL refuses root).
@@ -98,8 +126,10 @@ stop_pidfile() {
   rm -f "$pidfile"
 }
 
+# Installs the Debian packages given (all of the db host's by default) that are missing.
 install_packages() {
-  local packages=(postgresql tarantool redis-server beanstalkd) missing=() package
+  local packages=("$@") missing=() package
+  [ "${#packages[@]}" -gt 0 ] || packages=(postgresql tarantool redis-server beanstalkd)
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
   done
@@ -265,17 +295,20 @@ EOF
 
 # ---- Redis -----------------------------------------------------------------------------------
 
+# One Redis instance NAME on PORT from infra/config/CONFIG.conf (CONFIG defaults to NAME).
 redis_up() {
-  local name="$1" port="$2" conf="$ETC/$1.conf"
+  local name="$1" port="$2" config="${3:-$1}" conf="$ETC/$1.conf"
   mkdir -p "$VAR/$name"
   {
-    echo "# Written by infra/provision/db.sh: infra/config/$name.conf, then this host's settings."
-    cat "$CONFIG_DIR/$name.conf"
+    echo "# Written by infra/provision/db.sh: infra/config/$config.conf, then this host's settings."
+    cat "$CONFIG_DIR/$config.conf"
     echo
     echo "port $port"
     echo "bind $(addresses)"
     echo "dir $VAR/$name"
     echo "requirepass $DB_PASSWORD"
+    # A cluster master tells the other masters and the clients this address (not loopback).
+    if [ "$config" = redis-cluster ]; then echo "cluster-announce-ip $BIND_ADDRESS"; fi
     if [ "$MANAGER" = systemd ]; then
       echo 'daemonize no'; echo 'supervised systemd'; echo 'logfile ""'
     else
@@ -287,7 +320,7 @@ redis_up() {
     log "$name: (re)starting integration-$name on $(addresses) port $port"
     systemd_unit "integration-$name" <<EOF
 [Unit]
-Description=IntegrationService Redis $name (infra/config/$name.conf)
+Description=IntegrationService Redis $name (infra/config/$config.conf)
 After=network-online.target
 Wants=network-online.target
 
@@ -309,6 +342,83 @@ EOF
     redis-server "$conf"
   fi
   wait_for_port 127.0.0.1 "$port" 30 || die "$name did not start"
+}
+
+# ---- Redis Cluster ---------------------------------------------------------------------------
+
+# redis-cli with the password from the environment (REDISCLI_AUTH), never on the command line.
+redis_cli() { REDISCLI_AUTH="$DB_PASSWORD" timeout 10 redis-cli --no-auth-warning "$@"; }
+# One field of CLUSTER INFO of the master host:port, e.g. cluster_field 10.0.0.5:7001 cluster_state.
+cluster_field() {
+  redis_cli -h "${1%:*}" -p "${1##*:}" cluster info 2>/dev/null | tr -d '\r' | sed -n "s/^$2://p"
+}
+master_answers() { [ "$(redis_cli -h "${1%:*}" -p "${1##*:}" ping 2>/dev/null)" = PONG ]; }
+# True when every master given is a node of the first one's cluster.
+cluster_of() {
+  local nodes master id
+  nodes="$(redis_cli -h "${1%:*}" -p "${1##*:}" cluster nodes 2>/dev/null | tr -d '\r')" || return 1
+  for master in "$@"; do
+    id="$(redis_cli -h "${master%:*}" -p "${master##*:}" cluster myid 2>/dev/null | tr -d '\r')" || return 1
+    [ -n "$id" ] && grep -q "^$id " <<<"$nodes" || return 1
+  done
+}
+
+# The masters of REDIS_CLUSTER_PORTS on this host, each its own instance redis-cluster-<port>.
+redis_cluster_masters_up() {
+  local port
+  for port in $REDIS_CLUSTER_PORTS; do redis_up "redis-cluster-$port" "$port" redis-cluster; done
+}
+
+# Creates the cluster of the masters given (host:port) once all of them answer; a cluster already
+# formed of them is left as it is (its slots and data stay), then waits until it serves every slot.
+redis_cluster_create() {
+  local masters=("$@") master deadline known assigned
+  log "redis-cluster: waiting for ${#masters[@]} masters: ${masters[*]}"
+  deadline=$((SECONDS + REDIS_CLUSTER_WAIT))
+  for master in "${masters[@]}"; do
+    until master_answers "$master"; do
+      [ "$SECONDS" -lt "$deadline" ] || die "redis-cluster: the master $master did not answer within ${REDIS_CLUSTER_WAIT} s"
+      sleep 2
+    done
+  done
+  known="$(cluster_field "${masters[0]}" cluster_known_nodes)"
+  assigned="$(cluster_field "${masters[0]}" cluster_slots_assigned)"
+  if [ "$known" = "${#masters[@]}" ] && [ "$assigned" = 16384 ] && cluster_of "${masters[@]}"; then
+    log "redis-cluster: already formed of ${masters[*]}"
+  elif [ "$known" = 1 ] && [ "$assigned" = 0 ]; then
+    log "redis-cluster: creating the cluster of ${masters[*]} (no replicas)"
+    REDISCLI_AUTH="$DB_PASSWORD" timeout 120 redis-cli --no-auth-warning \
+      --cluster create "${masters[@]}" --cluster-replicas 0 --cluster-yes >&2 ||
+      die "redis-cluster: redis-cli --cluster create failed"
+  else
+    die "redis-cluster: ${masters[0]} knows $known nodes and $assigned slots, not a cluster of the ${#masters[@]} masters: see infra/README.md (Redis Cluster)"
+  fi
+  deadline=$((SECONDS + 60))
+  for master in "${masters[@]}"; do
+    until [ "$(cluster_field "$master" cluster_state)" = ok ]; do
+      [ "$SECONDS" -lt "$deadline" ] || die "redis-cluster: $master does not report cluster_state:ok"
+      sleep 0.5
+    done
+  done
+  log "redis-cluster: ok, 16384 slots over ${masters[*]}"
+}
+
+# This host's masters, then the cluster's creation when this host creates it.
+redis_cluster_up() {
+  local masters=() ports=() port
+  read -r -a ports <<<"$REDIS_CLUSTER_PORTS"
+  [ "${#ports[@]}" -gt 0 ] || { log "redis-cluster: no masters on this host"; return 0; }
+  redis_cluster_masters_up
+  read -r -a masters <<<"$REDIS_CLUSTER_MASTERS"
+  if [ "${#masters[@]}" -eq 0 ] && [ "${#ports[@]}" -ge 3 ]; then
+    for port in "${ports[@]}"; do masters+=("$BIND_ADDRESS:$port"); done
+  fi
+  if [ "${#masters[@]}" -eq 0 ]; then
+    log "redis-cluster: master(s) ${ports[*]} up; another host creates the cluster"
+    return 0
+  fi
+  [ "${#masters[@]}" -ge 3 ] || die "REDIS_CLUSTER_MASTERS: a Redis Cluster needs at least three masters, got ${masters[*]}"
+  redis_cluster_create "${masters[@]}"
 }
 
 # ---- Beanstalkd ------------------------------------------------------------------------------
@@ -353,13 +463,17 @@ EOF
 
 # ---- commands --------------------------------------------------------------------------------
 
-up() {
+preflight() {
   [ -n "${DB_PASSWORD:-}" ] || die "DB_PASSWORD is required"
   [[ "$DB_PASSWORD" =~ ^[A-Za-z0-9._-]{12,}$ ]] ||
     die "DB_PASSWORD must be at least 12 characters of A-Z a-z 0-9 . _ - (it goes into connection strings and configs)"
   [ -n "$BIND_ADDRESS" ] || die "no BIND_ADDRESS: set it to this host's private address"
   is_root || [ -n "$TEST_ROOT" ] || die "run as root (or with PROVISION_TEST_ROOT for a test)"
   log "${TEST_ROOT:+test mode in $TEST_ROOT, }listening on $(addresses); services via $MANAGER"
+}
+
+up() {
+  preflight
   install_packages
   prepare_host
   postgres_up
@@ -369,15 +483,26 @@ up() {
   redis_up redis-aof "$REDIS_AOF_PORT"
   redis_up redis-rdb "$REDIS_RDB_PORT"
   beanstalkd_up
+  redis_cluster_up
   log "ready: postgres $PG_PORT, tarantool $TARANTOOL_PORT, redis-cache $REDIS_CACHE_PORT," \
     "redis-persistent $REDIS_PERSISTENT_PORT, redis-aof $REDIS_AOF_PORT, redis-rdb $REDIS_RDB_PORT," \
-    "beanstalkd $BEANSTALKD_PORT"
+    "beanstalkd $BEANSTALKD_PORT, redis-cluster ${REDIS_CLUSTER_PORTS:-none}"
+}
+
+# A dedicated Redis Cluster host: Redis only, its masters, the cluster when it creates it.
+redis_cluster_host() {
+  preflight
+  [ -n "$REDIS_CLUSTER_PORTS" ] || die "REDIS_CLUSTER_PORTS is empty: no master to run"
+  install_packages redis-server
+  prepare_host
+  redis_cluster_up
+  log "ready: redis-cluster master(s) $REDIS_CLUSTER_PORTS"
 }
 
 stop() {
   if [ "$MANAGER" = systemd ]; then
     systemctl stop integration-tarantool integration-redis-cache integration-redis-persistent \
-      integration-redis-aof integration-redis-rdb integration-beanstalkd 2>/dev/null || true
+      integration-redis-aof integration-redis-rdb integration-beanstalkd 'integration-redis-cluster-*' 2>/dev/null || true
     systemctl stop postgresql.service || true
     return 0
   fi
@@ -388,10 +513,17 @@ stop() {
   stop_pidfile redis-aof "$RUN/redis-aof.pid"
   stop_pidfile redis-rdb "$RUN/redis-rdb.pid"
   stop_pidfile beanstalkd "$RUN/beanstalkd.pid"
+  local pidfile name
+  for pidfile in "$RUN"/redis-cluster-*.pid; do
+    [ -e "$pidfile" ] || continue
+    name="$(basename "$pidfile" .pid)"
+    stop_pidfile "$name" "$pidfile"
+  done
 }
 
 case "${1:-up}" in
   up) up ;;
+  redis-cluster) redis_cluster_host ;;
   stop) stop ;;
-  *) die "usage: infra/provision/db.sh [up|stop]" ;;
+  *) die "usage: infra/provision/db.sh [up|redis-cluster|stop]" ;;
 esac

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the database host's provisioning (infra/provision/db.sh) for real on this machine, in its
 # test mode: everything under a temporary directory, loopback only, ports 25432 23301 26379
-# 26380 26381 26382 21300 (never script/services' 15432 13301 16379 16380 16381 16382 11300).
-# Runs it twice (idempotence), checks that each server answers with the password and refuses
-# without it, then stops everything and removes the directory. Prints
+# 26380 26381 26382 21300 and the Redis Cluster's 26391-26393 (never script/services' 15432 13301
+# 16379 16380 16381 16382 11300 17001-17003). Runs it twice (idempotence), checks that each server
+# answers with the password and refuses without it and that the Redis Cluster is formed once.
+# Then plays three dedicated Redis Cluster hosts (`db.sh redis-cluster`, masters 26394-26396, one
+# of them creating the cluster), stops everything and removes the directory. Prints
 # `provision: N passed, M failed`.
 set -euo pipefail
 
@@ -11,9 +13,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB_SH="$ROOT/infra/provision/db.sh"
 PG_PORT=25432 TARANTOOL_PORT=23301 REDIS_CACHE_PORT=26379 REDIS_PERSISTENT_PORT=26380
 REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300
+# The db host's own Redis Cluster (db.sh up), and three masters of as many dedicated hosts (db.sh
+# redis-cluster); each master's cluster bus is its port + 10000.
+CLUSTER_PORTS=(26391 26392 26393) HOST_PORTS=(26394 26395 26396) ABSENT_MASTER=26397
 TEST_PORTS=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT"
-  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT")
-DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300)
+  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}")
+for port in "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}"; do TEST_PORTS+=("$((port + 10000))"); done
+DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003)
 PASSWORD="test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 
 passed=0 failed=0
@@ -55,6 +61,31 @@ tarantool_as() {
     os.exit(ok and 0 or 1)"
 }
 redis_refuses() { redis-cli -h 127.0.0.1 -p "$1" ping 2>&1 | grep -q NOAUTH; }
+# One field of a master's CLUSTER INFO or INFO cluster, e.g. cluster_field PORT cluster_state -> ok.
+cluster_field() { redis_as "$1" "$PASSWORD" cluster info | tr -d '\r' | sed -n "s/^$2://p"; }
+cluster_enabled() { redis_as "$1" "$PASSWORD" info cluster | tr -d '\r' | grep -qx 'cluster_enabled:1'; }
+# A cluster of exactly these masters, serving every slot, as each of them sees it.
+cluster_whole() {
+  local port
+  for port in "$@"; do
+    [ "$(cluster_field "$port" cluster_state)/$(cluster_field "$port" cluster_slots_assigned)/$(cluster_field "$port" cluster_known_nodes)" \
+      = "ok/16384/$#" ] || return 1
+  done
+}
+# Every node of the master's cluster is announced on 127.0.0.1 (cluster-announce-ip), not elsewhere.
+cluster_announced_on_loopback() {
+  local nodes; nodes="$(redis_as "$1" "$PASSWORD" cluster nodes | tr -d '\r')"
+  [ -n "$nodes" ] && ! grep -v ' 127\.0\.0\.1:' <<<"$nodes" | grep -q .
+}
+# A key written through one master is read back through another (redis-cli -c follows MOVED).
+cluster_roundtrip() {
+  local key="provision-test-$RANDOM"
+  [ "$(redis_as "$1" "$PASSWORD" -c set "$key" value-ok)" = OK ] &&
+    [ "$(redis_as "$2" "$PASSWORD" -c get "$key")" = value-ok ]
+}
+# Retries a check for up to 15 s: a restarted master takes a moment to see its cluster whole again.
+eventually() { local i; for ((i = 0; i < 30; i++)); do "$@" && return 0; sleep 0.5; done; return 1; }
+cluster_myid() { redis_as "$1" "$PASSWORD" cluster myid | tr -d '\r'; }
 # One setting of a running Redis instance, e.g. redis_config PORT appendonly -> yes.
 redis_config() { redis_as "$1" "$PASSWORD" config get "$2" | tail -n 1; }
 beanstalkd_stats() {
@@ -99,21 +130,79 @@ verify() {
     test "$(redis_config "$REDIS_RDB_PORT" maxmemory-policy) $(redis_config "$REDIS_RDB_PORT" maxmemory)" \
     = "noeviction 1073741824"
   check "$round: beanstalkd answers stats" beanstalkd_stats
+  local port
+  for port in "${CLUSTER_PORTS[@]}"; do
+    check "$round: redis-cluster master $port answers with the password" test "$(redis_as "$port" "$PASSWORD" ping)" = PONG
+    check "$round: redis-cluster master $port refuses a client without the password" redis_refuses "$port"
+  done
+  check "$round: redis-cluster runs infra/config/redis-cluster.conf (cluster_enabled:1)" cluster_enabled "${CLUSTER_PORTS[0]}"
+  check "$round: redis-cluster runs infra/config/redis-cluster.conf (appendonly yes, fsync everysec, noeviction)" \
+    test "$(redis_config "${CLUSTER_PORTS[1]}" appendonly) $(redis_config "${CLUSTER_PORTS[1]}" appendfsync) $(redis_config "${CLUSTER_PORTS[1]}" maxmemory-policy)" \
+    = "yes everysec noeviction"
+  check "$round: redis-cluster is formed of the three masters (cluster_state ok, 16384 slots, 3 nodes)" \
+    cluster_whole "${CLUSTER_PORTS[@]}"
+  check "$round: redis-cluster announces its masters on the bind address" cluster_announced_on_loopback "${CLUSTER_PORTS[0]}"
+  check "$round: redis-cluster serves a key written through one master through another" \
+    cluster_roundtrip "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[2]}"
   check "$round: pg_hba holds exactly one integrationservice block" \
     test "$(grep -c '^# BEGIN integrationservice' "$TEST_ROOT/var/postgres/pg_hba.conf")" = 1
   check "$round: postgresql.conf includes conf.d exactly once" \
     test "$(grep -c "^include_dir = 'conf.d'" "$TEST_ROOT/var/postgres/postgresql.conf")" = 1
 }
 
+# Runs db.sh with the leading NAME=value arguments as its environment and the rest as its
+# arguments; its output goes to the log.
+db_sh() {
+  local assignments=()
+  while [ "$#" -gt 0 ] && [[ "$1" == *=* ]]; do assignments+=("$1"); shift; done
+  env "${assignments[@]}" "$DB_SH" "$@" >>"$TEST_ROOT/db-sh.log" 2>&1
+}
+# Checks that `db.sh ARGS` exits 0, showing its log when it does not.
+check_db_sh() {
+  local title="$1"; shift
+  : >"$TEST_ROOT/db-sh.log"
+  if db_sh "$@"; then pass "$title"; else fail "$title"; sed 's/^/    /' "$TEST_ROOT/db-sh.log"; fi
+}
+
+first_id=''
 for round in "first run" "second run"; do
-  if "$DB_SH" up >"$TEST_ROOT/db-sh.log" 2>&1; then
-    pass "$round: db.sh up exits 0"
-  else
-    fail "$round: db.sh up exits 0"
-    sed 's/^/    /' "$TEST_ROOT/db-sh.log"
-  fi
+  check_db_sh "$round: db.sh up exits 0" up
   verify "$round"
+  if [ -z "$first_id" ]; then first_id="$(cluster_myid "${CLUSTER_PORTS[0]}" || true)"; fi
 done
+check "second run: redis-cluster kept, not created again (same node id)" \
+  test -n "$first_id" -a "$(cluster_myid "${CLUSTER_PORTS[0]}")" = "$first_id"
+
+# Three dedicated Redis Cluster hosts, played on loopback: hosts 1 and 2 only run their master;
+# host 0 is also given every master and creates the cluster.
+masters="127.0.0.1:${HOST_PORTS[0]} 127.0.0.1:${HOST_PORTS[1]} 127.0.0.1:${HOST_PORTS[2]}"
+for port in "${HOST_PORTS[1]}" "${HOST_PORTS[2]}"; do
+  check_db_sh "redis-cluster host with master $port: db.sh redis-cluster exits 0" REDIS_CLUSTER_PORTS="$port" redis-cluster
+  check "redis-cluster host with master $port: waits to be joined (knows only itself)" \
+    test "$(cluster_field "$port" cluster_known_nodes)" = 1
+done
+check_db_sh "redis-cluster host 0: db.sh redis-cluster creates the cluster of the three hosts" \
+  REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="$masters" redis-cluster
+check "redis-cluster hosts: formed of the three masters (cluster_state ok, 16384 slots, 3 nodes)" \
+  cluster_whole "${HOST_PORTS[@]}"
+check "redis-cluster hosts: a key written through host 0 is read through host 2" \
+  cluster_roundtrip "${HOST_PORTS[0]}" "${HOST_PORTS[2]}"
+host_id="$(cluster_myid "${HOST_PORTS[1]}" || true)"
+check_db_sh "redis-cluster host 0: a second run exits 0" \
+  REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="$masters" redis-cluster
+check "redis-cluster host 0: the second run leaves the cluster as it was" \
+  test -n "$host_id" -a "$(cluster_myid "${HOST_PORTS[1]}")" = "$host_id" -a "$(cluster_field "${HOST_PORTS[1]}" cluster_known_nodes)" = 3
+check "redis-cluster hosts: the db host's own cluster is apart and whole" eventually cluster_whole "${CLUSTER_PORTS[@]}"
+check "redis-cluster hosts: the db host's PostgreSQL is untouched" test "$(psql_as "$PASSWORD" 'select 1')" = 1
+check "db.sh redis-cluster gives up when a master never answers" refuses db_sh REDIS_CLUSTER_WAIT=3 \
+  REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="127.0.0.1:${HOST_PORTS[1]} 127.0.0.1:${HOST_PORTS[2]} 127.0.0.1:$ABSENT_MASTER" \
+  redis-cluster
+check "db.sh redis-cluster refuses masters that are not one cluster (never merges two)" refuses db_sh \
+  REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="127.0.0.1:${HOST_PORTS[0]} 127.0.0.1:${HOST_PORTS[1]} 127.0.0.1:${CLUSTER_PORTS[0]}" \
+  redis-cluster
+check "db.sh redis-cluster refuses a cluster of fewer than three masters" refuses db_sh \
+  REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="127.0.0.1:${HOST_PORTS[0]} 127.0.0.1:${HOST_PORTS[1]}" redis-cluster
+check "the clusters are still whole after the refusals" eventually cluster_whole "${HOST_PORTS[@]}"
 
 # The development servers of script/services were not touched.
 for port in "${dev_open[@]}"; do check "development server on $port still up" port_open "$port"; done
@@ -125,6 +214,9 @@ done
 check "db.sh refuses a development port in test mode" refuses env PG_PORT=15432 "$DB_SH" up
 check "db.sh refuses redis-aof's development port in test mode" refuses env REDIS_AOF_PORT=16381 "$DB_SH" up
 check "db.sh refuses redis-rdb's development port in test mode" refuses env REDIS_RDB_PORT=16382 "$DB_SH" up
+check "db.sh refuses the Redis Cluster's development port in test mode" refuses env REDIS_CLUSTER_PORTS=17001 "$DB_SH" redis-cluster
+check "db.sh refuses a Redis Cluster port whose bus is a development port" refuses env REDIS_CLUSTER_PORTS=7002 "$DB_SH" redis-cluster
+check "db.sh refuses a Redis Cluster port without room for its bus port" refuses env REDIS_CLUSTER_PORTS=60000 "$DB_SH" redis-cluster
 
 echo "provision: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
