@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Provisions the application host: Docker from Debian's packages, the service in a container
 # (host networking, so no NAT sits between the tank and the service) with connection strings
-# to the db host, Yandex.Tank's Docker image, and the tank tool (ammo generator) from tank/.
+# to the db host, Yandex.Tank's Docker image, the tank tool (ammo generator) from tank/, and wrk.
+# A node host of the sharded cluster runs the same without the tank (INSTALL_TANK=no).
 # Idempotent: a second run rebuilds or re-pulls the image and replaces the container.
 #
 #   infra/provision/app.sh up
 #
 # Environment:
-#   DB_HOST          required: the db host's private address
+#   DB_HOST          required: this node's db host's private address
 #   DB_PASSWORD      required: the password db.sh set for the integration logins
 #   SERVICE_IMAGE    image to pull and run; empty: build the Dockerfile of this checkout
 #   STORAGE_DEFAULT  Storage__Default of the service (default postgres)
+#   KV_DEFAULT       Kv__Default: the store of /v0/entity (default postgres)
+#   CLUSTER_NODES    Cluster__Nodes: every node's URL, comma-separated, the same on every node;
+#                    empty: a single node that serves every key itself
+#   CLUSTER_SELF     Cluster__Self: this node's URL, one of CLUSTER_NODES
+#   REDIS_CLUSTER    Redis__Cluster: seed masters host:port,... (default: the three masters that
+#                    db.sh runs on DB_HOST, ports 7001-7003)
+#   INSTALL_TANK     yes (default): Yandex.Tank, the tank tool and wrk; no: the service only
 #   SERVICE_PORT     port the service listens on (default 8080)
 set -euo pipefail
 
@@ -19,6 +27,10 @@ ETC=/etc/integrationservice
 SERVICE_PORT="${SERVICE_PORT:-8080}"
 STORAGE_DEFAULT="${STORAGE_DEFAULT:-postgres}"
 SERVICE_IMAGE="${SERVICE_IMAGE:-}"
+KV_DEFAULT="${KV_DEFAULT:-postgres}"
+CLUSTER_NODES="${CLUSTER_NODES:-}"
+CLUSTER_SELF="${CLUSTER_SELF:-}"
+INSTALL_TANK="${INSTALL_TANK:-yes}"
 CONTAINER=integrationservice
 TANK_IMAGE=yandex/yandex-tank
 # Images that build and run the tank tool (tank/Tank), the same .NET as the Dockerfile.
@@ -29,6 +41,7 @@ die() { printf 'app.sh: error: %s\n' "$*" >&2; exit 1; }
 
 install_packages() {
   local packages=(docker.io git curl ca-certificates) missing=() package
+  if [ "$INSTALL_TANK" = yes ]; then packages+=(wrk); fi
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
   done
@@ -60,8 +73,8 @@ run_service() {
   mkdir -p "$ETC"
   # Connection settings (ASP.NET configuration keys), readable by root only: they hold the password.
   # The ports are db.sh's production defaults. Redis__Password serves every Redis instance (the
-  # queue instances redis-aof and redis-rdb included); Beanstalkd has no password, and the tube
-  # stays the service's default (Beanstalkd__Tube).
+  # queue instances redis-aof and redis-rdb and the Redis Cluster's masters included); Beanstalkd
+  # has no password, and the tube stays the service's default (Beanstalkd__Tube).
   install -m 600 /dev/null "$ETC/service.env"
   cat >"$ETC/service.env" <<ENV
 ASPNETCORE_URLS=http://0.0.0.0:$SERVICE_PORT
@@ -74,16 +87,22 @@ Redis__Cache=$DB_HOST:6379
 Redis__Persistent=$DB_HOST:6380
 Redis__Aof=$DB_HOST:6381
 Redis__Rdb=$DB_HOST:6382
+Redis__Cluster=$REDIS_CLUSTER
 Redis__Password=$DB_PASSWORD
 Beanstalkd__Host=$DB_HOST
 Beanstalkd__Port=11300
 Storage__Default=$STORAGE_DEFAULT
+Kv__Default=$KV_DEFAULT
 ENV
+  # A node of the sharded cluster: every node's URL and its own (the service checks Self is one of them).
+  if [ -n "$CLUSTER_NODES" ]; then
+    printf 'Cluster__Nodes=%s\nCluster__Self=%s\n' "$CLUSTER_NODES" "$CLUSTER_SELF" >>"$ETC/service.env"
+  fi
   if docker container inspect "$CONTAINER" >/dev/null 2>&1; then
     log "replacing the $CONTAINER container"
     docker rm --force "$CONTAINER" >/dev/null
   fi
-  log "starting $CONTAINER ($image) on port $SERVICE_PORT, databases on $DB_HOST"
+  log "starting $CONTAINER ($image) on port $SERVICE_PORT, databases on $DB_HOST${CLUSTER_SELF:+, cluster node $CLUSTER_SELF}"
   docker run --detach --name "$CONTAINER" --restart unless-stopped --network host \
     --env-file "$ETC/service.env" --ulimit nofile=65536:65536 "$image" >/dev/null
 }
@@ -114,12 +133,21 @@ install_tank() {
 up() {
   [ -n "${DB_HOST:-}" ] || die "DB_HOST is required (the db host's private address)"
   [ -n "${DB_PASSWORD:-}" ] || die "DB_PASSWORD is required"
+  REDIS_CLUSTER="${REDIS_CLUSTER:-$DB_HOST:7001,$DB_HOST:7002,$DB_HOST:7003}"
+  case "$INSTALL_TANK" in yes | no) ;; *) die "INSTALL_TANK must be yes or no, not '$INSTALL_TANK'" ;; esac
+  if [ -n "$CLUSTER_NODES" ]; then
+    case ",$CLUSTER_NODES," in *",$CLUSTER_SELF,"*) ;; *) die "CLUSTER_SELF '$CLUSTER_SELF' is not one of CLUSTER_NODES ($CLUSTER_NODES)" ;; esac
+  fi
   [ "$(id -u)" -eq 0 ] || die "run as root"
   install_packages
   run_service "$(service_image)"
-  install_tank
+  if [ "$INSTALL_TANK" = yes ]; then install_tank; fi
   wait_for_health
-  log "ready: service on :$SERVICE_PORT; shoot with: sudo integration-shoot --help"
+  if [ "$INSTALL_TANK" = yes ]; then
+    log "ready: service on :$SERVICE_PORT; shoot with: sudo integration-shoot --help"
+  else
+    log "ready: service on :$SERVICE_PORT (node $CLUSTER_SELF)"
+  fi
 }
 
 case "${1:-up}" in
