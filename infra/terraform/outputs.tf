@@ -48,3 +48,33 @@ output "db_password" {
   value       = random_password.db.result
   sensitive   = true
 }
+
+output "node_urls" {
+  description = "Cluster__Nodes of the sharded key-value cluster, private addresses; node 0 is the app host. Empty when shard_count is 1."
+  value       = local.node_urls
+}
+
+output "node_public_ips" {
+  description = "Public IPv4 addresses of the node hosts 1..N-1 (SSH and the service, from admin_cidr); node 0 is app_public_ip."
+  value       = aws_instance.kv_node[*].public_ip
+}
+
+output "shard_db_private_ips" {
+  description = "Private IPv4 address of each node's own db host: node i+1 stores its keys on shard_db_private_ips[i] (node 0 on db_private_ip)."
+  value       = aws_instance.kv_db[*].private_ip
+}
+
+output "ssh_nodes" {
+  description = "Ready-to-paste SSH commands for the node hosts 1..N-1."
+  value       = [for ip in aws_instance.kv_node[*].public_ip : "ssh ${local.ssh_user}@${ip}"]
+}
+
+output "redis_cluster_endpoints" {
+  description = "Redis__Cluster of every node: the Redis Cluster's masters (the db host's 7001-7003, or one per Redis Cluster host on 7001)."
+  value       = local.redis_cluster_endpoints
+}
+
+output "ssh_redis_cluster" {
+  description = "Ready-to-paste SSH commands for the Redis Cluster hosts (empty when the masters run on the db host)."
+  value       = [for ip in aws_instance.redis_cluster[*].public_ip : "ssh ${local.ssh_user}@${ip}"]
+}

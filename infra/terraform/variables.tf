@@ -132,3 +132,64 @@ variable "storage_default" {
   type        = string
   default     = "postgres"
 }
+
+variable "kv_default" {
+  description = "Storage of the key-value API /v0/entity when a request names none (Kv__Default): postgres, tarantool-memtx, tarantool-vinyl, redis-persistent or redis-cluster."
+  type        = string
+  default     = "postgres"
+
+  validation {
+    condition     = contains(["postgres", "tarantool-memtx", "tarantool-vinyl", "redis-persistent", "redis-cluster"], var.kv_default)
+    error_message = "kv_default must be one of postgres, tarantool-memtx, tarantool-vinyl, redis-persistent, redis-cluster."
+  }
+}
+
+variable "shard_count" {
+  description = "Nodes of the sharded key-value cluster (Cluster__Nodes). 1: the two-host topology, one service, no cluster. N >= 2: the app host is node 0 with the db host as its store, and N-1 pairs are added, each a node host (the service, app_instance_type) and a db host of its own (db.sh, db_instance_type)."
+  type        = number
+  default     = 1
+
+  validation {
+    condition     = var.shard_count >= 1 && var.shard_count <= 16 && floor(var.shard_count) == var.shard_count
+    error_message = "shard_count must be a whole number from 1 to 16."
+  }
+}
+
+variable "redis_cluster_count" {
+  description = "Masters of the Redis Cluster (storage redis-cluster), one per host. 0: no hosts of its own; the db host runs three masters on ports 7001-7003, as script/services does locally. N >= 3: N hosts, one master each on port 7001."
+  type        = number
+  default     = 0
+
+  validation {
+    condition     = var.redis_cluster_count == 0 || (var.redis_cluster_count >= 3 && var.redis_cluster_count <= 16 && floor(var.redis_cluster_count) == var.redis_cluster_count)
+    error_message = "redis_cluster_count must be 0 (three masters on the db host) or a whole number from 3 to 16: a Redis Cluster needs at least three masters."
+  }
+}
+
+variable "redis_cluster_instance_type" {
+  description = "EC2 instance type of each Redis Cluster host (redis_cluster_count >= 3): one Redis master, single-threaded."
+  type        = string
+  default     = "m6i.large"
+}
+
+variable "redis_cluster_root_volume_gb" {
+  description = "Size in GiB of each Redis Cluster host's gp3 root volume (the master's AOF)."
+  type        = number
+  default     = 20
+
+  validation {
+    condition     = var.redis_cluster_root_volume_gb >= 10
+    error_message = "redis_cluster_root_volume_gb must be at least 10 GiB."
+  }
+}
+
+variable "cluster_host_number" {
+  description = "Host number inside the subnet (cidrhost) of node 0's fixed private address. With shard_count >= 2, node i gets host number cluster_host_number + i; with redis_cluster_count >= 3, Redis Cluster master i gets cluster_host_number + 16 + i. Fixed addresses let every host's user_data list the others before they exist. In the default VPC, choose numbers no other instance uses."
+  type        = number
+  default     = 20
+
+  validation {
+    condition     = var.cluster_host_number >= 4 && var.cluster_host_number <= 200 && floor(var.cluster_host_number) == var.cluster_host_number
+    error_message = "cluster_host_number must be a whole number from 4 (AWS reserves the first four addresses) to 200."
+  }
+}
