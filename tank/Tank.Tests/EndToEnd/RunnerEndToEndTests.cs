@@ -52,6 +52,22 @@ public sealed class RunnerEndToEndTests : IDisposable
     }
 
     [Fact]
+    public async Task AClosedModelRunWithFiniteAmmoEndsWhenTheAmmoIsUsedUpNotWithItsLongSchedule()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var outDir = Path.Combine(_dir, "once");
+        var yaml = Yaml(server.Port, "const(1, 1s)");
+        File.WriteAllText(yaml, File.ReadAllText(yaml).Replace("  instances: 50\n", "  instances: 50\n  loop: 1\n"));
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        Assert.Equal(0, Cli.Run(["run", yaml, "--load-type", "instances", "--instances", "4",
+            "--schedule", "const(4, 600s)", "--out", outDir, "--quiet"]));
+        Assert.Equal(40, File.ReadAllLines(Path.Combine(outDir, "phout.log")).Length);
+        // Ten minutes of schedule; the 40 requests of the one pass take well under a second here.
+        Assert.InRange(clock.Elapsed.TotalSeconds, 0, 60);
+    }
+
+    [Fact]
     public async Task AWarmUpIsNotRecordedAndEveryNamedProcessAndTankItselfGetCpuFigures()
     {
         await using var server = new TrivialHttpServer();

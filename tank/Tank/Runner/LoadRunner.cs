@@ -87,11 +87,15 @@ public sealed class LoadRunner(RunOptions options)
 
     private void Schedule(Clock clock, AmmoFeed feed, ConnectionPool pool, CancellationToken token)
     {
+        bool AmmoUsedUp() => options.ClosedModel && feed.Exhausted && pool.InFlight == 0;
         foreach (var ms in options.Plan.Timestamps())
         {
             var deadline = clock.StartTicks + Clock.TicksFromMs(ms);
             if (Clock.Now < deadline) PreciseWait.Until(deadline, token);
             if (token.IsCancellationRequested) return;
+            // A closed model's instance schedule has a timestamp per instance-second: once finite
+            // ammo is used up and answered, the test is over (as in Tank), not at the schedule's end.
+            if (AmmoUsedUp()) return;
             if (options.ClosedModel) { pool.AddInstance(); continue; }
             var request = feed.Next();
             if (request is null) return; // the ammo ran out: Tank ends the test here too
@@ -101,7 +105,6 @@ public sealed class LoadRunner(RunOptions options)
         // finite ammo runs until its instances have used it up.
         var end = clock.StartTicks + Clock.TicksFromMs(options.Plan.DurationMs);
         var finiteAmmo = options.Loop >= 0 || options.AmmoLimit >= 0;
-        bool AmmoUsedUp() => options.ClosedModel && feed.Exhausted && pool.InFlight == 0;
         while (!token.IsCancellationRequested && !AmmoUsedUp() && (Clock.Now < end || (options.ClosedModel && finiteAmmo)))
             PreciseWait.Until(Clock.Now + Clock.TicksFromMs(20), token);
     }
