@@ -32,6 +32,33 @@ public sealed class CpuReportTests
     }
 
     [Fact]
+    public void AProcessIdleInEveryRunHasNoColumnButCountsInTheTotal()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("tarantool-memtx", "author-read", 10, _ => 1000, _ => 1, schedule: "const(1000, 10s)", cpu:
+        [
+            new CpuUsage("service", 10, 8.0),     // 40 %
+            new CpuUsage("tarantool", 11, 1.0),   // 5 %
+            new CpuUsage("beanstalkd", 12, 0.08), // 0.4 %: idle here
+            new CpuUsage("redis-aof", 13, 0.02),  // 0.1 %: idle here
+        ]);
+        dir.Run("redis-aof", "queue-write", 10, _ => 1000, _ => 1, schedule: "const(1000, 10s)", cpu:
+        [
+            new CpuUsage("service", 10, 8.0),
+            new CpuUsage("tarantool", 11, 0.01),
+            new CpuUsage("beanstalkd", 12, 0.02),
+            new CpuUsage("redis-aof", 13, 2.0),   // 10 %: busy in this run, so a column for every run
+        ]);
+        var runs = ReportBuilder.Build(dir.Path, sloMs: 10);
+
+        Assert.Equal(["architecture", "scenario", "achieved rps", "service: µs/req · % of cores", "tarantool: µs/req · % of cores",
+            "redis-aof: µs/req · % of cores", "all: % of cores", "busiest"], ReportSections.CpuColumns(runs));
+        var memtx = ReportSections.CpuRows(runs).Single(r => r[0] == "tarantool-memtx");
+        Assert.Equal("46 %", memtx[^2]); // 40 + 5 + 0.4 + 0.1, the idle beanstalkd included
+        Assert.Contains("has no column", dir.Read("report.md"));
+    }
+
+    [Fact]
     public void ARunWithoutCpuFiguresSaysSo()
     {
         using var dir = new RunDirectory();

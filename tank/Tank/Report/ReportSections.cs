@@ -29,9 +29,18 @@ public static class ReportSections
         "the bench put in before it (queue.json beside the run's meta.json; ? = not recorded). A queue-read run that ends at 0 is flagged: " +
         "an empty queue answers 204 No Content at once, so from then on it measured empty-queue answers, not reads.";
 
-    /// <summary>Process names in the order the runs first list them (service, servers, tank).</summary>
+    /// <summary>A process below this share of the cores in every run is left out of the CPU table (still counted in "all").</summary>
+    public const double IdleProcessPercent = 0.5;
+
+    /// <summary>
+    /// Process names in the order the runs first list them (service, servers, tank), without those
+    /// that stayed idle in every run: the servers of the other architectures are accounted in every
+    /// run, and a column of zeros per idle server would bury the ones that did the work.
+    /// </summary>
     public static List<string> CpuProcesses(IReadOnlyList<RunAnalysis> runs) =>
-        runs.SelectMany(r => r.Cpu.Select(c => c.Name)).Distinct().ToList();
+        runs.SelectMany(r => r.Cpu.Select(c => c.Name)).Distinct()
+            .Where(name => runs.Any(r => r.Cpu.FirstOrDefault(c => c.Name == name) is { } usage && r.CpuPercentOfCores(usage) >= IdleProcessPercent))
+            .ToList();
 
     public static string[] CpuColumns(IReadOnlyList<RunAnalysis> runs) =>
         ["architecture", "scenario", "achieved rps", .. CpuProcesses(runs).Select(p => $"{p}: µs/req · % of cores"), "all: % of cores", "busiest"];
@@ -63,7 +72,8 @@ public static class ReportSections
         return $"CPU time of each process read from /proc before and after each measured run (user + system; for PostgreSQL the postmaster, " +
                $"the children it reaped and every live backend, so connections that come and go are counted), divided by the answered requests (µs/req) " +
                $"and by the wall time × {(cores > 0 ? cores.ToString(CultureInfo.InvariantCulture) : "all")} cores (%). Service, servers and load generator share the cores: " +
-               $"when \"all\" nears 100 % the machine is the limit and the busiest process is the one to make cheaper.";
+               $"when \"all\" nears 100 % the machine is the limit and the busiest process is the one to make cheaper. " +
+               $"A process that used under {IdleProcessPercent.ToString(CultureInfo.InvariantCulture)} % of the cores in every run (the idle servers of the other architectures) has no column; \"all\" still counts it.";
     }
 
     public static readonly string[] ServerColumns =
