@@ -1,5 +1,7 @@
 -- wrk script: GET /v0/entity in the key-value studies' style, over keys key0..key<KEYS-1>
--- (default 100000) that tank/wrk/put.lua wrote (60 s of put.lua at 1 700 rps or more covers 100 000 keys).
+-- (default 100000) that tank/wrk/put.lua wrote. Each wrk thread of put.lua walks the whole key space
+-- in KEYS requests, so a put.lua run of at least threads × KEYS requests (wrk's default -t2: 200 000)
+-- has written every key; a shorter one leaves keys that answer 404 here.
 --   wrk -c64 -d60s -s tank/wrk/get.lua --latency http://127.0.0.1:8080
 -- Each thread walks the key space from its own offset with a prime stride, so threads and
 -- consecutive requests read different keys. STORAGE=<name> adds ?storage=. A key never put
