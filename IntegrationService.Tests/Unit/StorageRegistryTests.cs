@@ -51,6 +51,26 @@ public sealed class StorageRegistryTests
     }
 
     [Fact]
+    public void ADefaultThatNamesNoArchitectureIsRefusedAtStartNamingTheSetting()
+    {
+        var error = Assert.Throws<OptionsValidationException>(() => Registry("postgress"));
+        Assert.Contains("Storage:Default 'postgress'", error.Message);
+
+        var options = Options.Create(new StorageOptions());
+        var kv = new StorageArchitecture("tarantool-memtx", "", "", null, null, ["tarantool"], []) { Kv = new NoKv() };
+        error = Assert.Throws<OptionsValidationException>(() => new StorageRegistry([new StorageArchitecture("postgres", "", "", PgAuthors, PgItems, ["postgres"], []), kv],
+            options, Options.Create(new IntegrationService.Kv.KvOptions { Default = "postgres" }), new BackendLimiter(options)));
+        Assert.Contains("Kv:Default 'postgres' is not a key-value architecture (known: tarantool-memtx)", error.Message);
+    }
+
+    private sealed class NoKv : IntegrationService.Kv.IKvStore
+    {
+        public Task<byte[]?> GetAsync(string key, CancellationToken cancellationToken) => throw new InvalidOperationException();
+        public Task PutAsync(string key, ReadOnlyMemory<byte> value, CancellationToken cancellationToken) => throw new InvalidOperationException();
+        public Task DeleteAsync(string key, CancellationToken cancellationToken) => throw new InvalidOperationException();
+    }
+
+    [Fact]
     public async Task NamesAreCaseInsensitive() => Assert.Equal("pg", await WhichAsync(Registry().Items("PostGres")));
 
     [Theory]

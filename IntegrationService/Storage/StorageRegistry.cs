@@ -52,6 +52,14 @@ public sealed class StorageRegistry
         DefaultName = options.Value.Default;
         AuthorStorageNames = All.Where(a => a.Authors is not null).Select(a => a.Name).ToArray();
         ItemStorageNames = All.Where(a => a.Items is not null).Select(a => a.Name).ToArray();
+        // A default that names no architecture would turn every request without ?storage= into a
+        // 400; refuse it at start instead, naming the setting.
+        if (_byName.Count > 0 && !_byName.ContainsKey(DefaultName))
+            throw new OptionsValidationException("Storage", typeof(StorageOptions),
+                [$"Storage:Default '{DefaultName}' is not a storage architecture (known: {string.Join(", ", _byName.Keys.Order(StringComparer.Ordinal))})"]);
+        if (_kv.Count > 0 && !_kv.ContainsKey(KvDefaultName))
+            throw new OptionsValidationException("Kv", typeof(KvOptions),
+                [$"Kv:Default '{KvDefaultName}' is not a key-value architecture (known: {string.Join(", ", KvStorageNames)})"]);
     }
 
     /// <summary>The architectures as registered (their stores without the limits).</summary>
