@@ -52,6 +52,8 @@ public sealed class ServerViewReportTests
         Assert.Contains("| postgres | kv-get |", md);
         Assert.Contains("| postgres ×3 | kv-get | 1,000 | 2.00 · 2.00 · 2.00 | 1,000 |", md);
         Assert.Contains("| 667 (66.7 %) | /v0/entity |", md);
+        Assert.Contains("![postgres-x3-kv-get](charts/postgres-x3-kv-get.svg)", md);
+        Assert.True(File.Exists(Path.Combine(dir.Path, "charts", "postgres-x3-kv-get.svg")));
     }
 
     [Fact]

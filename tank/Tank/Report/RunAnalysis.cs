@@ -66,5 +66,6 @@ public sealed record RunAnalysis
     /// <summary>Share of all the machine's cores this process used while measured, in %.</summary>
     public double CpuPercentOfCores(CpuUsage usage) => CpuWallSeconds <= 0 || Cores <= 0 ? 0 : usage.Seconds / (CpuWallSeconds * Cores) * 100;
 
-    public string Id => $"{Storage}-{Scenario}";
+    /// <summary>The run's chart file name: a cluster row's "postgres ×3" becomes "postgres-x3", so links need no escaping.</summary>
+    public string Id => $"{Storage}-{Scenario}".Replace(" ×", "-x", StringComparison.Ordinal).Replace(' ', '-');
 }
