@@ -14,19 +14,15 @@ public static class ComparisonChart
     {
         var storages = runs.Select(r => r.Storage).Distinct().ToList();
         var scenarios = runs.Select(r => r.Scenario).Distinct().ToList();
-        var height = Top + 2 * PanelHeight + 40;
+        var legend = storages.Select((name, i) => (name, Svg.Palette[i % Svg.Palette.Length])).ToList();
+        var legendRows = Svg.Legend(null, legend, Left, Width - Right, 0);
+        var height = Top + 2 * PanelHeight + 40 + Math.Max(0, legendRows - 1) * Svg.LegendRowHeight;
         var svg = new StringBuilder(Svg.Open(Width, height));
         Svg.Text(svg, Width / 2.0, 22, "Architectures compared", "middle", 15, "font-weight=\"bold\"");
         Panel(svg, runs, storages, scenarios, Top, $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (≥: still held at the ramp's top)", r => r.MaxSustainedRps,
             r => (r.SloHeldAtPeak ? "≥" : "") + Svg.Label(r.MaxSustainedRps));
         Panel(svg, runs, storages, scenarios, Top + PanelHeight, "p99 latency over the run, ms", r => r.QuantilesMs["p99"]);
-        // Legend entries sized by their names (about 7 px a character at 12 px), so long ones never overlap.
-        var x = (double)Left;
-        for (var i = 0; i < storages.Count; i++, x += 20 + storages[i - 1].Length * 7 + 24)
-        {
-            svg.Append($"<rect x=\"{x}\" y=\"{height - 26}\" width=\"14\" height=\"14\" fill=\"{Svg.Palette[i % Svg.Palette.Length]}\"/>\n");
-            Svg.Text(svg, x + 20, height - 14, storages[i], "start", 12);
-        }
+        Svg.Legend(svg, legend, Left, Width - Right, Top + 2 * PanelHeight + 26);
         return svg.Append("</svg>\n").ToString();
     }
 

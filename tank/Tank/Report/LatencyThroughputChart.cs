@@ -32,7 +32,9 @@ public static class LatencyThroughputChart
         double X(double rps) => Left + rps / maxRps * plotW;
         double Y(double ms) => Top + plotH - (Math.Log10(Math.Clamp(ms, Math.Pow(10, minExp), Math.Pow(10, maxExp))) - minExp) / (maxExp - minExp) * plotH;
 
-        var svg = new StringBuilder(Svg.Open(Width, Height));
+        var legend = series.Select(s => (s.Run.Storage, Svg.Palette[Math.Max(0, IndexOf(storageOrder, s.Run.Storage)) % Svg.Palette.Length])).ToList();
+        var height = Height + Math.Max(0, Svg.Legend(null, legend, Left, Width - Right, 0) - 1) * Svg.LegendRowHeight;
+        var svg = new StringBuilder(Svg.Open(Width, height));
         Svg.Text(svg, Width / 2.0, 22, $"{scenario}: latency against throughput, one point a second", "middle", 15, "font-weight=\"bold\"");
         for (var e = minExp; e <= maxExp; e++)
         {
@@ -65,16 +67,8 @@ public static class LatencyThroughputChart
                 svg.Append($"<circle cx=\"{Svg.N(X(p.Responses))}\" cy=\"{Svg.N(Y(p.P99Ms))}\" r=\"2.2\" fill=\"{color}\"><title>{Svg.Esc($"{run.Storage}, second {p.Second}: {p.Responses} rps, p50 {Svg.N(p.P50Ms)} ms, p99 {Svg.N(p.P99Ms)} ms")}</title></circle>\n");
         }
 
-        // Legend: one colour per architecture, then what the two line styles mean.
-        var lx = (double)Left;
-        var ly = Height - 22;
-        foreach (var (run, _) in series)
-        {
-            var color = Svg.Palette[Math.Max(0, IndexOf(storageOrder, run.Storage)) % Svg.Palette.Length];
-            svg.Append($"<rect x=\"{Svg.N(lx)}\" y=\"{ly - 11}\" width=\"14\" height=\"14\" fill=\"{color}\"/>\n");
-            Svg.Text(svg, lx + 20, ly, run.Storage, "start", 12);
-            lx += 20 + run.Storage.Length * 7 + 20;
-        }
+        // Legend: one colour per architecture (wrapped into rows), then what the two line styles mean.
+        Svg.Legend(svg, legend, Left, Width - Right, Height - 22);
         var sx = Width - Right - 230.0;
         Svg.Line(svg, sx, 40, sx + 24, 40, "#333333", 1.6);
         Svg.Text(svg, sx + 28, 44, "p99 (dots)", "start", 12);

@@ -23,6 +23,29 @@ public static class Svg
         return 10 * exp;
     }
 
+    /// <summary>
+    /// Colour swatches with their names (about 7 px a character at 12 px), wrapped into rows 20 px
+    /// apart so that none runs past <paramref name="right"/>; returns the rows used. With a null
+    /// <paramref name="svg"/> it only counts them, so a chart can make room first.
+    /// </summary>
+    public static int Legend(StringBuilder? svg, IReadOnlyList<(string Name, string Color)> entries, double left, double right, double baseline)
+    {
+        var x = left;
+        var rows = entries.Count == 0 ? 0 : 1;
+        foreach (var (name, color) in entries)
+        {
+            var width = 20 + name.Length * 7;
+            if (x > left && x + width > right) { x = left; rows++; }
+            var y = baseline + (rows - 1) * LegendRowHeight;
+            svg?.Append($"<rect x=\"{N(x)}\" y=\"{N(y - 11)}\" width=\"14\" height=\"14\" fill=\"{color}\"/>\n");
+            if (svg is not null) Text(svg, x + 20, y, name, "start", 12);
+            x += width + 24;
+        }
+        return rows;
+    }
+
+    public const int LegendRowHeight = 20;
+
     public static string Label(double value) => value >= 10_000 ? N(value / 1000) + "k" : N(value);
 
     public static void Text(StringBuilder svg, double x, double y, string text, string anchor = "start", int size = 12, string extra = "") =>
