@@ -26,9 +26,16 @@ public sealed class KvClusterFixture : IAsyncLifetime
     public static string ConnectionString(string database) =>
         new NpgsqlConnectionStringBuilder { Host = "127.0.0.1", Port = TestServers.PostgresPort, Username = "integration", Database = database }.ConnectionString;
 
+    /// <summary>
+    /// The fixture's own queries open a fresh connection each time: a pooled one may be a
+    /// connection an outage test's PostgreSQL restart already closed (57P01 on first use).
+    /// </summary>
+    private static string CheckConnectionString(string database) =>
+        new NpgsqlConnectionStringBuilder(ConnectionString(database)) { Pooling = false }.ConnectionString;
+
     public async Task InitializeAsync()
     {
-        await using (var admin = new NpgsqlConnection(ConnectionString("integration")))
+        await using (var admin = new NpgsqlConnection(CheckConnectionString("integration")))
         {
             await admin.OpenAsync();
             for (var i = 0; i < Size; i++)
@@ -83,7 +90,7 @@ public sealed class KvClusterFixture : IAsyncLifetime
         var copies = new int[Size];
         for (var i = 0; i < Size; i++)
         {
-            await using var connection = new NpgsqlConnection(ConnectionString(Database(i)));
+            await using var connection = new NpgsqlConnection(CheckConnectionString(Database(i)));
             await connection.OpenAsync();
             await using var command = new NpgsqlCommand("select count(*) from kv where key = $1", connection) { Parameters = { new() { Value = key } } };
             copies[i] = (int)(long)(await command.ExecuteScalarAsync())!;
