@@ -145,6 +145,18 @@ public abstract class KvApiContract(ServiceFixture service) : IClassFixture<Serv
     }
 
     [Fact]
+    public async Task AKeyWithANulCharacterIsABadRequestOnEveryMethod()
+    {
+        // PostgreSQL's text cannot hold U+0000; the other stores could, so every store refuses it alike.
+        foreach (var method in new[] { HttpMethod.Get, HttpMethod.Put, HttpMethod.Delete })
+        {
+            var response = await Client.SendAsync(new HttpRequestMessage(method, Url("a\0b")) { Content = method == HttpMethod.Put ? Bytes([1]) : null });
+            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+            Assert.Contains("U+0000", await response.Content.ReadAsStringAsync());
+        }
+    }
+
+    [Fact]
     public async Task AKeyOverTheLimitIsABadRequest()
     {
         var response = await Client.GetAsync(Url(new string('k', KvLimits.MaxKeyBytes + 1)));

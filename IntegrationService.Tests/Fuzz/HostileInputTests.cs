@@ -202,6 +202,14 @@ public sealed class HostileInputTests(ServiceFixture service) : IClassFixture<Se
         (1, Gen.OneOf("REDIS_AOF", "redis-persistent", "postgres-redis-cache", "beanstalkd%00", "redis%5Faof", "%20postgres")),
         (1, Junk));
 
+    /// <summary>The key-value API's storage parameter: its five stores, names it does not serve, junk, duplicates.</summary>
+    private static readonly Gen<string> KvStorageQuery = Gen.Frequency(
+        (1, Gen.Const("")),
+        (6, Gen.OneOf("postgres", "tarantool-memtx", "tarantool-vinyl", "redis-persistent", "redis-cluster", "REDIS-CLUSTER", "postgres-redis-cache", "beanstalkd")
+            .Select(s => $"&storage={s}")),
+        (1, Junk.Select(j => $"&storage={j}")),
+        (1, Gen.Const("&storage=postgres&storage=redis-cluster")));
+
     /// <summary>"storage=…" zero, one or two times (duplicate parameters).</summary>
     private static readonly Gen<string> StorageQuery = Gen.Frequency(
         (1, Gen.Const("")),
@@ -289,6 +297,11 @@ public sealed class HostileInputTests(ServiceFixture service) : IClassFixture<Se
             Gen.Select(Gen.OneOf("/health", "/health/live", "/health/ready", "/storages"), Junk, (p, q) => new FuzzRequest(HttpMethod.Get, $"{p}?q={q}", null, null)),
             // Queues: the messages the fuzzing writes stay in the test instances' queues; the queue tests drain them first.
             Gen.Select(Gen.OneOf("/write/", "/read/", "/depth/"), Queue, (p, q) => new FuzzRequest(HttpMethod.Get, p + q, null, null)),
-            Gen.Select(Queue, Body(JsonValue), ContentType, (q, b, c) => new FuzzRequest(HttpMethod.Post, "/write/" + q, b, c)));
+            Gen.Select(Queue, Body(JsonValue), ContentType, (q, b, c) => new FuzzRequest(HttpMethod.Post, "/write/" + q, b, c)),
+            // Key-value: writes only under the fuzzing's own key prefix; any bytes as values; reads of any key; unknown paths.
+            Gen.Select(Gen.OneOf(HttpMethod.Put, HttpMethod.Delete, HttpMethod.Get, HttpMethod.Patch), Junk, KvStorageQuery, Gen.Byte.Array[0, 2000],
+                (m, k, s, b) => new FuzzRequest(m, $"/v0/entity?id=fuzz-kv-{k}{s}", m == HttpMethod.Put ? b : null, m == HttpMethod.Put ? "application/octet-stream" : null)),
+            Gen.Select(Junk, KvStorageQuery, (k, s) => new FuzzRequest(HttpMethod.Get, $"/v0/entity?id={k}{s}", null, null)),
+            Junk.Select(p => new FuzzRequest(HttpMethod.Get, $"/v0/{p}", null, null)));
     }
 }

@@ -79,7 +79,7 @@ public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
         }
     }
 
-    /// <summary>The key named by <c>?id=</c>: given once, not empty, at most <see cref="KvLimits.MaxKeyBytes"/> UTF-8 bytes.</summary>
+    /// <summary>The key named by <c>?id=</c>: given once, not empty, no U+0000, at most <see cref="KvLimits.MaxKeyBytes"/> UTF-8 bytes.</summary>
     internal static bool TryReadKey(Microsoft.Extensions.Primitives.StringValues id, out string key, out IResult problem)
     {
         key = id.Count == 1 ? id[0] ?? "" : "";
@@ -88,6 +88,8 @@ public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
             0 => ApiResults.Invalid("id", "The id is required."),
             > 1 => ApiResults.Invalid("id", "The id may be given at most once."),
             _ when key.Length == 0 => ApiResults.Invalid("id", "The id must not be empty."),
+            // PostgreSQL's text cannot hold it (a 500 there); refused on every store, so all answer alike.
+            _ when key.Contains('\0') => ApiResults.Invalid("id", "The id must not contain the NUL character (U+0000)."),
             _ when Encoding.UTF8.GetByteCount(key) > KvLimits.MaxKeyBytes => ApiResults.Invalid("id", $"The id is at most {KvLimits.MaxKeyBytes} bytes of UTF-8."),
             _ => null!,
         };
