@@ -15,7 +15,7 @@ public sealed class CrashEndToEndTests : IDisposable
 
     private int Crash(FakeApi api, string kind, string faultCommand, params string[] more) =>
         Cli.Run(["crash", "--url", api.Url, "--storage", "fake", "--kind", kind, "--rate", "100", "--seconds", "2",
-            "--fault-at", "0.8", "--fault-cmd", faultCommand, "--timeout", "1s", "--out", Output, .. more]);
+            "--fault-at", "0.8", "--fault-cmd", faultCommand, "--timeout", "5s", "--out", Output, .. more]);
 
     [Fact]
     public async Task AnOutageWithoutLossShowsItsFailuresAndRecoveryAndNoLostKey()
