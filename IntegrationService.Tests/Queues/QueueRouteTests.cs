@@ -44,9 +44,9 @@ public sealed class QueueRouteTests(ServiceFixture service) : IClassFixture<Serv
         var storages = await service.Client.GetFromJsonAsync<JsonElement[]>("/storages");
         var queues = storages!.Where(s => s.GetProperty("serves").EnumerateArray().Any(e => e.GetString() == "Queue")).ToArray();
         Assert.Equal(Queues, queues.Select(q => q.GetProperty("name").GetString()).Order(StringComparer.Ordinal));
-        foreach (var queue in queues) Assert.False(string.IsNullOrWhiteSpace(queue.GetProperty("durability").GetString()));
+        foreach (var queue in queues) Assert.False(string.IsNullOrWhiteSpace(queue.GetProperty("durability").GetProperty("text").GetString()));
         var beanstalkd = queues.Single(q => q.GetProperty("name").GetString() == "beanstalkd");
-        Assert.Contains("binlog", beanstalkd.GetProperty("durability").GetString());
+        Assert.Contains("binlog", beanstalkd.GetProperty("durability").GetProperty("text").GetString());
     }
 
     [Fact]

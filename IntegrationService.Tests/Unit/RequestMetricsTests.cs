@@ -33,7 +33,7 @@ public sealed class RequestMetricsTests : IDisposable
         var registry = new StorageRegistry(
             [
                 new StorageArchitecture("postgres", "", "", null, null, ["postgres"], []),
-                new StorageArchitecture("redis-aof", "", "", null, null, ["redis-aof"], []) { Queue = new NoQueue() },
+                new StorageArchitecture("redis-aof", "", "", null, null, ["redis-aof"], []) { Queue = new NoQueue(), Aliases = ["redis_aof"] },
                 new StorageArchitecture("tarantool-vinyl", "", "", null, null, ["tarantool"], []),
             ],
             options, Options.Create(new IntegrationService.Kv.KvOptions { Default = "tarantool-vinyl" }), new BackendLimiter(options));
@@ -99,7 +99,7 @@ public sealed class RequestMetricsTests : IDisposable
     {
         var write = Endpoint("/write/{queue}");
         await RequestAsync(write, queue: "redis_aof", status: 201);
-        await RequestAsync(write, queue: "rabbitmq", status: 400);
+        await RequestAsync(write, queue: "no-such-queue", status: 400);
         Assert.Equal(1, await CountAsync("/write/{queue}", "redis-aof", "201"));
         Assert.Equal(1, await CountAsync("/write/{queue}", "unknown", "400"));
     }

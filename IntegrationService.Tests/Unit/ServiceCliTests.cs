@@ -115,4 +115,29 @@ public sealed class ServiceCliTests
                 Assert.Contains(option.Name, usage);
         }
     }
+
+    [Fact]
+    public void CatalogueJsonIsWhatGetStoragesAnswersWithoutContactingAServer()
+    {
+        var (code, output, error) = Run("catalogue", "--json");
+
+        Assert.Equal(0, code);
+        Assert.Equal("", error);
+        using var json = System.Text.Json.JsonDocument.Parse(output);
+        var names = json.RootElement.EnumerateArray().Select(e => e.GetProperty("name").GetString()).ToArray();
+        Assert.Contains("tarantool-vinyl", names);
+        Assert.Contains("redis-rdb", names);
+        var rdb = json.RootElement.EnumerateArray().Single(e => e.GetProperty("name").GetString() == "redis-rdb");
+        Assert.Equal("since-snapshot", rdb.GetProperty("durability").GetProperty("processCrash").GetString());
+        Assert.Equal("redis-rdb", rdb.GetProperty("servers")[0].GetString());
+    }
+
+    [Fact]
+    public void CatalogueWithoutJsonPrintsOneLinePerArchitecture()
+    {
+        var (code, output, _) = Run("catalogue");
+
+        Assert.Equal(0, code);
+        Assert.Contains(output.Split('\n'), line => line.StartsWith("redis-aof ", StringComparison.Ordinal) && line.Contains("window (1000 ms)"));
+    }
 }

@@ -19,8 +19,10 @@ public sealed class StoragesDescriptionTests
         "wal_mode=write: every transaction is written to the WAL before the answer, not fsynced per commit " +
         "(a process crash loses nothing acknowledged; a host crash can lose the last moments).";
 
+    private sealed record Expected(string Name, string Description, string Durability, string[] Serves, bool IsDefault);
+
     /// <summary>The answer with the default options, as it was before the architectures were composed in one place.</summary>
-    private static readonly StorageDescription[] Defaults =
+    private static readonly Expected[] Defaults =
     [
         new("beanstalkd",
             "Beanstalkd 1.12 with its binlog: put to write; reserve-with-timeout 0, then delete, to read.",
@@ -68,7 +70,7 @@ public sealed class StoragesDescriptionTests
         for (var i = 0; i < Defaults.Length; i++)
         {
             Assert.Equal(Defaults[i].Description, storages[i].Description);
-            Assert.Equal(Defaults[i].Durability, storages[i].Durability);
+            Assert.Equal(Defaults[i].Durability, storages[i].Durability.Text);
             Assert.Equal(Defaults[i].Serves, storages[i].Serves);
             Assert.Equal(Defaults[i].IsDefault, storages[i].IsDefault);
         }
@@ -94,13 +96,55 @@ public sealed class StoragesDescriptionTests
             ["Beanstalkd:FsyncIntervalMs"] = "50",
         });
 
-        Assert.StartsWith("synchronous_commit=off, fsync=on: an acknowledged write reaches the WAL on disk within", Single(storages, "postgres").Durability);
-        Assert.EndsWith("Locations: PostgreSQL (synchronous_commit=off).", Single(storages, "postgres-redis-persistent").Durability);
-        Assert.StartsWith("appendonly yes, appendfsync always: a host crash loses nothing acknowledged;", Single(storages, "redis-aof").Durability);
-        Assert.Contains("since the last snapshot (300 seconds or more)", Single(storages, "redis-rdb").Durability);
+        Assert.StartsWith("synchronous_commit=off, fsync=on: an acknowledged write reaches the WAL on disk within", Single(storages, "postgres").Durability.Text);
+        Assert.EndsWith("Locations: PostgreSQL (synchronous_commit=off).", Single(storages, "postgres-redis-persistent").Durability.Text);
+        Assert.StartsWith("appendonly yes, appendfsync always: a host crash loses nothing acknowledged;", Single(storages, "redis-aof").Durability.Text);
+        Assert.Contains("since the last snapshot (300 seconds or more)", Single(storages, "redis-rdb").Durability.Text);
         Assert.All([Single(storages, "tarantool-memtx"), Single(storages, "tarantool-vinyl")],
-            s => Assert.StartsWith("wal_mode=fsync: every transaction is written to the WAL and fsynced", s.Durability));
-        Assert.StartsWith("Binlog on (-b), fsynced at most once every 50 ms (-f 50): a host crash can lose about the last 50 ms", Single(storages, "beanstalkd").Durability);
+            s => Assert.StartsWith("wal_mode=fsync: every transaction is written to the WAL and fsynced", s.Durability.Text));
+        Assert.StartsWith("Binlog on (-b), fsynced at most once every 50 ms (-f 50): a host crash can lose about the last 50 ms", Single(storages, "beanstalkd").Durability.Text);
+    }
+
+    [Fact]
+    public async Task EveryArchitectureNamesTheServersItRunsOnAndStatesItsDurabilityAsData()
+    {
+        var storages = await StoragesAsync([]);
+
+        var servers = storages.ToDictionary(s => s.Name, s => string.Join(",", s.Servers.Concat(s.Caches)));
+        Assert.Equal("postgres,redis-cache", servers["postgres-redis-cache"]);
+        Assert.Equal("tarantool", servers["tarantool-vinyl"]);
+        Assert.Equal("redis-rdb", servers["redis-rdb"]);
+        var facts = storages.ToDictionary(s => s.Name, s => $"{s.Durability.Fsync} {s.Durability.ProcessCrash} {s.Durability.PowerLoss} {s.Durability.LossWindowMs}");
+        Assert.Equal("per-commit nothing nothing ", facts["postgres"]);
+        Assert.Equal("periodic nothing window 1000", facts["redis-aof"]);
+        Assert.Equal("snapshot since-snapshot since-snapshot 1000", facts["redis-rdb"]);
+        Assert.Equal("periodic nothing window 1000", facts["beanstalkd"]);
+        Assert.Equal("kernel nothing window 30000", facts["tarantool-memtx"]);
+        Assert.Equal(["redis_aof"], Single(storages, "redis-aof").Aliases);
+        Assert.Equal("at-least-once", Single(storages, "beanstalkd").Delivery);
+        Assert.All(storages.Where(s => s.Serves.Contains("Queue") && s.Name != "beanstalkd"), s => Assert.Equal("at-most-once", s.Delivery));
+        Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
+        Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
+        Assert.Equal("postgres", Assert.Single(storages, s => s.IsKvDefault).Name);
+    }
+
+    [Fact]
+    public async Task TheFactsFollowTheServersSettings()
+    {
+        var storages = await StoragesAsync(new()
+        {
+            ["Redis:AofAppendFsync"] = "always",
+            ["Redis:RdbSave"] = "900 1 300 10",
+            ["Tarantool:WalMode"] = "fsync",
+            ["Beanstalkd:FsyncIntervalMs"] = "0",
+            ["Postgres:SynchronousCommit"] = "off",
+        });
+
+        Assert.Equal("per-commit", Single(storages, "redis-aof").Durability.Fsync);
+        Assert.Equal(300_000, Single(storages, "redis-rdb").Durability.LossWindowMs);
+        Assert.Equal("nothing", Single(storages, "tarantool-vinyl").Durability.PowerLoss);
+        Assert.Equal("nothing", Single(storages, "beanstalkd").Durability.PowerLoss);
+        Assert.Equal("window", Single(storages, "postgres").Durability.ProcessCrash);
     }
 
     [Fact]

@@ -1,3 +1,19 @@
 namespace IntegrationService.Http;
 
-public sealed record StorageDescription(string Name, string Description, string Durability, string[] Serves, bool IsDefault);
+/// <summary>
+/// One architecture in <c>GET /storages</c>, the catalogue every tool reads: what it serves, the
+/// servers it runs on (<c>script/services</c> names: <see cref="Servers"/> it needs, <see cref="Caches"/>
+/// whose loss only slows it), its stated durability, and the names it answers to.
+/// </summary>
+public sealed record StorageDescription(
+    string Name,
+    string[] Aliases,
+    string Description,
+    string[] Serves,
+    string[] Servers,
+    string[] Caches,
+    DurabilityDescription Durability,
+    string? Delivery,
+    bool Shardable,
+    bool IsDefault,
+    bool IsKvDefault);

@@ -2,16 +2,24 @@ using IntegrationService.Storage;
 
 namespace IntegrationService.Http;
 
-/// <summary><c>GET /storages</c>: every architecture, what it serves and how durable it is.</summary>
+/// <summary><c>GET /storages</c>: the catalogue of architectures (also <c>IntegrationService catalogue --json</c>).</summary>
 internal static class StoragesEndpoint
 {
-    public static IResult Handle(StorageRegistry registry) =>
-        Results.Json(registry.All.Select(a => new StorageDescription(
+    public static IResult Handle(StorageRegistry registry) => Results.Json(Describe(registry));
+
+    public static IEnumerable<StorageDescription> Describe(StorageRegistry registry) =>
+        registry.All.Select(a => new StorageDescription(
             a.Name,
+            [.. a.Aliases],
             a.Description,
-            a.Durability,
             Serves(a),
-            string.Equals(a.Name, registry.DefaultName, StringComparison.OrdinalIgnoreCase))));
+            [.. a.Backends],
+            [.. a.Caches],
+            new DurabilityDescription(a.Facts.Fsync, a.Facts.FsyncIntervalMs, a.Facts.ProcessCrash, a.Facts.PowerLoss, a.Facts.LossWindowMs, a.Durability),
+            a.Delivery,
+            a.Shardable,
+            string.Equals(a.Name, registry.DefaultName, StringComparison.OrdinalIgnoreCase),
+            a.Kv is not null && string.Equals(a.Name, registry.KvDefaultName, StringComparison.OrdinalIgnoreCase)));
 
     private static string[] Serves(StorageArchitecture architecture) =>
         [

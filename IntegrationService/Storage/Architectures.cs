@@ -41,6 +41,9 @@ public static class Architectures
         {
             Queue = sp.GetRequiredService<PostgresQueueStore>(),
             Kv = sp.GetRequiredService<PostgresKvStore>(),
+            Facts = PostgresFacts(Bound<PostgresOptions>(sp)),
+            Delivery = QueueDelivery.AtMostOnce,
+            Shardable = true,
         };
 
     /// <summary>postgres-redis-cache: PostgreSQL's author and item stores behind the Redis cache.</summary>
@@ -55,7 +58,7 @@ public static class Architectures
             "if it is unreachable, reads fall back to PostgreSQL and invalidations are retried until it returns.",
             new CachedAuthorStore(sp.GetRequiredService<PostgresAuthorStore>(), cache),
             new CachedItemStore(sp.GetRequiredService<PostgresItemStore>(), cache),
-            [Postgres], [RedisConnections.CacheName]);
+            [Postgres], [RedisConnections.CacheName]) { Facts = PostgresFacts(Bound<PostgresOptions>(sp)) };
     }
 
     /// <summary>postgres-redis-persistent: items only, their links in the persistent Redis instance, locations in PostgreSQL.</summary>
@@ -68,7 +71,7 @@ public static class Architectures
             $"{AppendFsyncLoss(redis.PersistentAppendFsync, "up to about 1 s of acknowledged writes")}; {redis.PersistentMaxMemoryPolicy}. " +
             $"Locations: PostgreSQL (synchronous_commit={Bound<PostgresOptions>(sp).SynchronousCommit}).",
             null, sp.GetRequiredService<RedisPersistentItemStore>(),
-            [RedisConnections.PersistentName, Postgres], []);
+            [RedisConnections.PersistentName, Postgres], []) { Facts = AppendFsyncFacts(redis.PersistentAppendFsync) };
     }
 
     /// <summary>tarantool-memtx and tarantool-vinyl: authors, items and a queue in spaces of one engine.</summary>
@@ -81,6 +84,9 @@ public static class Architectures
         {
             Queue = new TarantoolQueueStore(connection, engine),
             Kv = new TarantoolKvStore(connection, engine),
+            Facts = TarantoolFacts(walMode),
+            Delivery = QueueDelivery.AtMostOnce,
+            Shardable = true,
         };
     }
 
@@ -88,7 +94,7 @@ public static class Architectures
     private static StorageArchitecture RedisAofQueue(IServiceProvider sp)
     {
         var redis = Bound<RedisOptions>(sp);
-        return RedisQueue(sp.GetRequiredService<RedisConnections>().Aof,
+        return RedisQueue(sp.GetRequiredService<RedisConnections>().Aof, AppendFsyncFacts(redis.AofAppendFsync), "redis_aof",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
             $"appendonly yes, appendfsync {redis.AofAppendFsync}: " +
             $"{AppendFsyncLoss(redis.AofAppendFsync, "about the last second of acknowledged messages")}; {QueueMemory(redis)}");
@@ -98,14 +104,22 @@ public static class Architectures
     private static StorageArchitecture RedisRdbQueue(IServiceProvider sp)
     {
         var redis = Bound<RedisOptions>(sp);
+        var snapshotMs = ShortestSnapshotSeconds(redis.RdbSave) * 1000;
         return RedisQueue(sp.GetRequiredService<RedisConnections>().Rdb,
+            new DurabilityFacts(FsyncPolicy.Snapshot, snapshotMs, Loss.SinceSnapshot, Loss.SinceSnapshot, snapshotMs), "redis_rdb",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
             $"save {redis.RdbSave}, no AOF: a crash of Redis or of its host loses what was written since the last snapshot " +
             $"({ShortestSnapshotInterval(redis.RdbSave)} or more); {QueueMemory(redis)}");
     }
 
-    private static StorageArchitecture RedisQueue(RedisConnection redis, string description, string durability) =>
-        new(redis.Name, description, durability, null, null, [redis.Name], []) { Queue = new RedisQueueStore(redis) };
+    private static StorageArchitecture RedisQueue(RedisConnection redis, DurabilityFacts facts, string alias, string description, string durability) =>
+        new(redis.Name, description, durability, null, null, [redis.Name], [])
+        {
+            Queue = new RedisQueueStore(redis),
+            Facts = facts,
+            Delivery = QueueDelivery.AtMostOnce,
+            Aliases = [alias],
+        };
 
     /// <summary>redis-persistent: key-value pairs only, in the persistent Redis instance (the one holding item links).</summary>
     private static StorageArchitecture RedisPersistentKv(IServiceProvider sp)
@@ -116,7 +130,12 @@ public static class Architectures
             "Key-value pairs as Redis strings (kv:<key>) on the persistent instance. Key-value API only.",
             $"appendonly yes, appendfsync {redis.PersistentAppendFsync}: " +
             $"{AppendFsyncLoss(redis.PersistentAppendFsync, "about the last second of acknowledged writes")}; {redis.PersistentMaxMemoryPolicy}.",
-            null, null, [connection.Name], []) { Kv = new RedisKvStore(connection) };
+            null, null, [connection.Name], [])
+        {
+            Kv = new RedisKvStore(connection),
+            Facts = AppendFsyncFacts(redis.PersistentAppendFsync),
+            Shardable = true,
+        };
     }
 
     /// <summary>redis-cluster: key-value pairs on a Redis Cluster of three masters; the client routes each key to its slot's master.</summary>
@@ -130,19 +149,25 @@ public static class Architectures
             $"Each master: appendonly yes, appendfsync {redis.ClusterAppendFsync}: " +
             $"{AppendFsyncLoss(redis.ClusterAppendFsync, "about the last second of acknowledged writes")}. " +
             "No replicas: while a master is down, its third of the keys is unavailable (503).",
-            null, null, [connection.Name], []) { Kv = new RedisKvStore(connection) };
+            null, null, [connection.Name], []) { Kv = new RedisKvStore(connection), Facts = AppendFsyncFacts(redis.ClusterAppendFsync) };
     }
 
     /// <summary>beanstalkd: a queue in beanstalkd's default tube (or the configured one).</summary>
-    private static StorageArchitecture BeanstalkdQueue(IServiceProvider sp) =>
-        new(BeanstalkdQueueStore.BackendName,
+    private static StorageArchitecture BeanstalkdQueue(IServiceProvider sp)
+    {
+        var fsyncMs = Bound<BeanstalkdOptions>(sp).FsyncIntervalMs;
+        return new(BeanstalkdQueueStore.BackendName,
             "Beanstalkd 1.12 with its binlog: put to write; reserve-with-timeout 0, then delete, to read.",
-            $"{BeanstalkdBinlog(Bound<BeanstalkdOptions>(sp).FsyncIntervalMs)} " +
+            $"{BeanstalkdBinlog(fsyncMs)} " +
             "The original study ran beanstalkd without a binlog: nothing survived a restart.",
             null, null, [BeanstalkdQueueStore.BackendName], [])
         {
             Queue = sp.GetRequiredService<BeanstalkdQueueStore>(),
+            // The binlog is written before the answer; only its fsync waits for the interval.
+            Facts = fsyncMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, fsyncMs, Loss.Nothing, Loss.Window, fsyncMs),
+            Delivery = QueueDelivery.AtLeastOnce,
         };
+    }
 
     // The servers' settings in words: what an acknowledged write survives under each (per the servers' manuals).
 
@@ -163,6 +188,33 @@ public static class Architectures
             "(a process crash loses nothing acknowledged; a host crash can lose the last moments).",
     };
 
+    // The same statements as data (DurabilityFacts), for the tools that check them.
+
+    private static DurabilityFacts PostgresFacts(PostgresOptions postgres) =>
+        !postgres.Fsync ? new(FsyncPolicy.Never, null, Loss.Nothing, Loss.Anything, null)
+        // wal_writer_delay is 200 ms by default; an asynchronous commit is flushed within three of them.
+        : postgres.SynchronousCommit == "off" ? new(FsyncPolicy.Periodic, 600, Loss.Window, Loss.Window, 600)
+        : DurabilityFacts.Synchronous;
+
+    private static DurabilityFacts TarantoolFacts(string walMode) => walMode switch
+    {
+        "fsync" => DurabilityFacts.Synchronous,
+        // Snapshots are taken by checkpoint_interval (an hour by default) or by box.snapshot().
+        "none" => new(FsyncPolicy.Snapshot, null, Loss.SinceSnapshot, Loss.SinceSnapshot, null),
+        _ => KernelWriteback,
+    };
+
+    /// <summary>Redis writes the AOF before it answers, so a kill -9 loses nothing; only the fsync waits.</summary>
+    private static DurabilityFacts AppendFsyncFacts(string appendFsync) => appendFsync switch
+    {
+        "always" => DurabilityFacts.Synchronous,
+        "no" => KernelWriteback,
+        _ => new(FsyncPolicy.Periodic, 1000, Loss.Nothing, Loss.Window, 1000),
+    };
+
+    /// <summary>Written before the answer, flushed by the kernel's writeback (dirty_expire_centisecs: 30 s by default).</summary>
+    private static readonly DurabilityFacts KernelWriteback = new(FsyncPolicy.Kernel, null, Loss.Nothing, Loss.Window, 30_000);
+
     /// <summary>What a host crash can lose under a Redis instance's appendfsync (everysecLoss: what it loses under everysec).</summary>
     private static string AppendFsyncLoss(string appendFsync, string everysecLoss) => appendFsync switch
     {
@@ -174,10 +226,16 @@ public static class Architectures
     /// <summary>The shortest interval of Redis <c>save</c> rules ("seconds changes" pairs), in words.</summary>
     private static string ShortestSnapshotInterval(string save)
     {
+        var seconds = ShortestSnapshotSeconds(save);
+        return seconds == 1 ? "a second" : $"{seconds} seconds";
+    }
+
+    private static int ShortestSnapshotSeconds(string save)
+    {
         var parts = save.Split(' ');
         var seconds = int.MaxValue;
         for (var i = 0; i < parts.Length; i += 2) seconds = Math.Min(seconds, int.Parse(parts[i]));
-        return seconds == 1 ? "a second" : $"{seconds} seconds";
+        return seconds;
     }
 
     /// <summary>What a full queue instance does under its maxmemory-policy (the queue's list has no TTL).</summary>

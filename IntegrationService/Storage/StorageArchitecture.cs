@@ -8,8 +8,8 @@ namespace IntegrationService.Storage;
 /// <summary>
 /// One selectable storage architecture (<c>?storage=name</c>): the stores it serves, the durability
 /// it offers (stated so benchmark readers can compare like with like), and the backends it depends on
-/// (by health-check name): <see cref="Backends"/> it cannot serve without, <see cref="Caches"/> whose
-/// loss only slows it.
+/// (by health-check name, which is also the server's name in <c>script/services</c>):
+/// <see cref="Backends"/> it cannot serve without, <see cref="Caches"/> whose loss only slows it.
 /// </summary>
 public sealed record StorageArchitecture(
     string Name,
@@ -25,4 +25,16 @@ public sealed record StorageArchitecture(
 
     /// <summary>The key-value store it serves (<c>/v0/entity</c>), if any.</summary>
     public IKvStore? Kv { get; init; }
+
+    /// <summary>The stated durability as data (<see cref="Durability"/> says the same in words).</summary>
+    public DurabilityFacts Facts { get; init; } = DurabilityFacts.Synchronous;
+
+    /// <summary>For a queue: <see cref="QueueDelivery"/>'s word for how its reads hand out messages.</summary>
+    public string? Delivery { get; init; }
+
+    /// <summary>Other names the queue routes accept (the original study's spellings).</summary>
+    public IReadOnlyList<string> Aliases { get; init; } = [];
+
+    /// <summary>Whether each node of a sharded key-value cluster can have one of its own (<c>script/cluster</c>).</summary>
+    public bool Shardable { get; init; }
 }

@@ -13,13 +13,6 @@ namespace IntegrationService.Storage;
 /// </summary>
 public sealed class StorageRegistry
 {
-    /// <summary>The original study's spellings of two queue names.</summary>
-    private static readonly Dictionary<string, string> QueueAliases = new(StringComparer.OrdinalIgnoreCase)
-    {
-        ["redis_aof"] = "redis-aof",
-        ["redis_rdb"] = "redis-rdb",
-    };
-
     private readonly Dictionary<string, (string Name, IAuthorStore? Authors, IItemStore? Items)> _byName;
     private readonly Dictionary<string, (string Name, IQueueStore Store)> _queues;
     private readonly Dictionary<string, IKvStore> _kv;
@@ -40,9 +33,9 @@ public sealed class StorageRegistry
         {
             _queues[a.Name] = (a.Name, new LimitedQueueStore(a.Queue!, Permits(a)));
         }
-        foreach (var (alias, name) in QueueAliases)
+        foreach (var a in All.Where(a => a.Queue is not null))
         {
-            if (_queues.TryGetValue(name, out var queue)) _queues[alias] = queue;
+            foreach (var alias in a.Aliases) _queues[alias] = _queues[a.Name];
         }
         QueueStorageNames = All.Where(a => a.Queue is not null).Select(a => a.Name).ToArray();
         _kv = All.Where(a => a.Kv is not null)

@@ -1,0 +1,17 @@
+namespace IntegrationService.Storage;
+
+/// <summary>What a fault may cost in acknowledged writes (<see cref="DurabilityFacts.ProcessCrash"/>, <see cref="DurabilityFacts.PowerLoss"/>).</summary>
+public static class Loss
+{
+    /// <summary>No acknowledged write.</summary>
+    public const string Nothing = "nothing";
+
+    /// <summary>About the last <see cref="DurabilityFacts.LossWindowMs"/> of acknowledged writes.</summary>
+    public const string Window = "window";
+
+    /// <summary>Everything acknowledged since the last snapshot (at least <see cref="DurabilityFacts.LossWindowMs"/>).</summary>
+    public const string SinceSnapshot = "since-snapshot";
+
+    /// <summary>Any acknowledged write, and the data may be corrupt.</summary>
+    public const string Anything = "anything";
+}
