@@ -66,6 +66,7 @@ public static class Extensions
             options.SwaggerDoc("v1", new() { Title = "IntegrationService", Version = "v1", Description = "One CRUD API over several storage architectures; choose one per request with ?storage=." });
             options.OperationFilter<StorageParameterFilter>();
             options.OperationFilter<IntegerParameterFilter>();
+            options.CustomOperationIds(OperationIds.Of);
         });
         // Request logging on the hot path costs throughput; warnings and errors still appear.
         builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
