@@ -3,17 +3,19 @@ using Tank.Report;
 
 namespace Tank.Commands;
 
-/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
+/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10] [--results docs/RESULTS.md]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
 public sealed class ReportCommand : Command
 {
     private readonly Argument<string> _runDir = new("run-dir") { Description = "A bench run: runs/<storage>/<scenario>/phout.log, environment.json, crosscheck/" };
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
         ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<string?> _results = new("--results") { Description = "Also write this Markdown page of the current figures (docs/RESULTS.md) from the report", HelpName = "file" };
 
     public ReportCommand() : base("report", "Writes report.md, report.html, summary.json and charts/*.svg into the run directory")
     {
         Add(_runDir);
         Add(_sloMs);
+        Add(_results);
         SetAction(Run);
     }
 
@@ -22,6 +24,11 @@ public sealed class ReportCommand : Command
         var runDir = parse.GetRequiredValue(_runDir);
         var runs = ReportBuilder.Build(runDir, parse.GetRequiredValue(_sloMs));
         Console.Error.WriteLine($"tank: report of {runs.Count} runs written to {Path.Combine(runDir, "report.md")} and report.html");
+        if (parse.GetValue(_results) is { } results)
+        {
+            File.WriteAllText(results, ResultsPage.Render(Path.Combine(runDir, "summary.json"), runDir, results));
+            Console.Error.WriteLine($"tank: results page written to {results}");
+        }
         return 0;
     }
 }

@@ -1,0 +1,47 @@
+using Tank.Report;
+
+namespace Tank.Tests.Report;
+
+/// <summary>docs/RESULTS.md as <c>tank report --results</c> writes it from a report's summary.json.</summary>
+public sealed class ResultsPageTests
+{
+    private const string Schedule = "line(1, 200, 10s)";
+
+    [Fact]
+    public void ThePageHasACellPerArchitectureAndScenarioAndTheCommandThatRegeneratesIt()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        dir.Run("tarantool-memtx", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        dir.Run("postgres", "author-write", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var docs = Directory.CreateDirectory(Path.Combine(dir.Path, "repo", "docs")).FullName;
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(docs, "RESULTS.md"));
+
+        Assert.Contains("--results docs/RESULTS.md`", page);
+        Assert.Contains("| architecture | author-read | author-write |", page);
+        Assert.Contains("| tarantool-memtx | ", page);
+        Assert.Matches(@"\| postgres \| [^|]*p99 [0-9.]+ ms over the ramp \| [^|]*over the ramp \|", page);
+        Assert.Contains("| tarantool-memtx | " , page);
+        Assert.Matches(@"\| tarantool-memtx \| [^|]+ \| — \|", page);
+    }
+
+    [Fact]
+    public void AConfirmedCellShowsTheConfirmedRateItsSpreadAndTheHoldsP99()
+    {
+        using var dir = new RunDirectory();
+        var summary = Path.Combine(dir.Path, "summary.json");
+        File.WriteAllText(summary, """
+            {"generated_at":"2026-11-25T15:00:00Z","slo_ms":10,"environment":{"command":"script/bench --repeat 3","machine":{"cores":2,"cpu":"x","memory_mb":1,"os":"linux"}},
+             "runs":[{"storage":"postgres","scenario":"author-read","quantiles_ms":{"p99":30.5},"max_sustained_rps":900,"slo_held_at_peak":false,
+                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"spread":{"min":4800,"max":5300},"cpu":[{"process":"service","us_per_request":40},{"process":"tank","us_per_request":9}]}]}
+            """);
+
+        var page = ResultsPage.Render(summary, dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
+
+        Assert.Contains("| postgres | 5 000 (4 800–5 300) confirmed · p99 7.25 ms |", page);
+        Assert.Contains("| postgres | 40 |", page);
+        Assert.Contains("**Run:** `script/bench --repeat 3`", page);
+    }
+}
