@@ -50,6 +50,39 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     }
 
     /// <summary>
+    /// The key-value stores: a key written before the outage answers 503 with Retry-After while its
+    /// server is down (every master of the Redis Cluster, for redis-cluster) and is read back, the
+    /// same bytes, once the server returns.
+    /// </summary>
+    [Theory]
+    [InlineData("postgres", "postgres")]
+    [InlineData("tarantool", "tarantool-memtx")]
+    [InlineData("tarantool", "tarantool-vinyl")]
+    [InlineData("redis-persistent", "redis-persistent")]
+    [InlineData("redis-cluster", "redis-cluster")]
+    public async Task AKeyValueStoreOutageIs503WithRetryAfterAndTheKeyIsThereAfterwards(string server, string storage)
+    {
+        var url = $"/v0/entity?id=outage-{Guid.NewGuid():N}&storage={storage}";
+        Assert.Equal(HttpStatusCode.Created, (await Client.PutAsync(url, new ByteArrayContent([7, 0, 7]))).StatusCode);
+        await RepositoryRoot.ServicesAsync("down", server);
+        try
+        {
+            var stopwatch = Stopwatch.StartNew();
+            var response = await Client.GetAsync(url);
+            Assert.True(stopwatch.Elapsed < Recovery.AnswerBound, $"answered after {stopwatch.Elapsed}");
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+            Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+            Assert.NotNull(response.Headers.RetryAfter);
+        }
+        finally
+        {
+            await RepositoryRoot.ServicesAsync("up", server);
+        }
+        await Recovery.AssertRecoversAsync(Client, url);
+        Assert.Equal([7, 0, 7], await Client.GetByteArrayAsync(url));
+    }
+
+    /// <summary>
     /// The cache is an optimisation: with Redis down, reads and writes are served by PostgreSQL,
     /// and a write made meanwhile is never hidden by a stale entry once Redis is back.
     /// </summary>
