@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using Microsoft.OpenApi;
 using IntegrationService.Tests.Fixtures;
 
@@ -34,4 +35,20 @@ public sealed class OpenApiDocumentTests(ServiceFixture service) : IClassFixture
         Assert.Contains("KvEntityPut", ids);
         Assert.Contains("KvEntityDelete", ids);
     }
+
+    [Fact]
+    public async Task IntegrationServiceHttpHasARequestForEveryRoute()
+    {
+        var result = OpenApiDocument.Parse(await service.Client.GetStringAsync("/swagger/v1/swagger.json"), "json");
+        var http = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "IntegrationService.http"));
+
+        var missing = result.Document!.Paths
+            .SelectMany(p => p.Value.Operations!.Keys.Select(method => (Method: method.ToString().ToUpperInvariant(), Path: p.Key)))
+            .Where(op => !Regex.IsMatch(http, $"^{op.Method} {{{{base}}}}{RoutePattern(op.Path)}[?\\s]", RegexOptions.Multiline))
+            .Select(op => $"{op.Method} {op.Path}");
+        Assert.Empty(missing);
+    }
+
+    /// <summary>A route template as a pattern: each {parameter} matches one path segment.</summary>
+    private static string RoutePattern(string template) => Regex.Replace(Regex.Escape(template), @"\\\{[^}]+}", "[^/?\\s]+");
 }

@@ -106,11 +106,11 @@ public sealed class ServiceCliTests
     [Fact]
     public void EveryOptionIsDocumentedInTheReadme()
     {
-        var readme = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "README.md"));
+        var readme = File.ReadAllText(Path.Combine(RepositoryRoot.Path, "docs", "OPERATIONS.md"));
         foreach (var command in ServiceCli.Build().Subcommands)
         {
             var usage = readme.Split('\n').FirstOrDefault(l => l.Contains($"`IntegrationService {command.Name} "));
-            Assert.True(usage is not null, $"README.md shows no 'IntegrationService {command.Name} …' usage");
+            Assert.True(usage is not null, $"docs/OPERATIONS.md shows no 'IntegrationService {command.Name} …' usage");
             foreach (var option in command.Options.Where(o => o is not HelpOption))
                 Assert.Contains(option.Name, usage);
         }

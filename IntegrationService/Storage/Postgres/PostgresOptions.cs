@@ -20,7 +20,7 @@ public sealed class PostgresOptions
     /// <summary>
     /// Npgsql multiplexing: commands from all requests are pipelined over a few shared connections
     /// instead of each request holding a connection for its round trip. Measured on the 2-core bench
-    /// machine it more than doubled single-row reads (docs/BENCHMARKS.md).
+    /// machine it more than doubled single-row reads (docs/journal/2026-11-22-to-25-lab-notebook.md).
     /// </summary>
     public bool Multiplexing { get; set; } = true;
 

@@ -192,7 +192,7 @@ end
 -- Takes the oldest message (its tuple, or nil when the queue is empty): the read and the delete
 -- in one transaction. memtx does not yield between them, so two takers never get the same tuple.
 --
--- vinyl needs two more things, both measured (docs/BENCHMARKS.md):
+-- vinyl needs two more things, both measured (docs/journal/2026-11-22-to-25-lab-notebook.md):
 -- * Its min() must step over the tombstones of every message taken since the last compaction:
 --   7.5 ms a take on a queue of 70 000 after 80 000 takes. So a vinyl take starts after the id it
 --   took last (a GT seek, 0.2 ms) and does a full min() only every 256th call: a message that

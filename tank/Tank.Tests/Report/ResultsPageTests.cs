@@ -44,4 +44,27 @@ public sealed class ResultsPageTests
         Assert.Contains("| postgres | 40 |", page);
         Assert.Contains("**Run:** `script/bench --repeat 3`", page);
     }
+
+    [Fact]
+    public void TheReadmeBlockIsReplacedAndTheRestOfThePageKept()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        const string page = "# Title\n\n<!-- results:begin -->\nold table\n<!-- results:end -->\n\nafter\n";
+
+        var replaced = ResultsPage.ReplaceBlock(page, Path.Combine(dir.Path, "summary.json"), "README.md");
+
+        Assert.StartsWith("# Title\n\n<!-- results:begin -->\n", replaced);
+        Assert.EndsWith("<!-- results:end -->\n\nafter\n", replaced);
+        Assert.DoesNotContain("old table", replaced);
+        Assert.Matches(@"\| postgres \| [0-9 ]+ \(ramp\) \|", replaced);
+    }
+
+    [Fact]
+    public void APageWithoutTheBlockIsAnErrorNamingIt()
+    {
+        var error = Assert.Throws<TankInputException>(() => ResultsPage.ReplaceBlock("# no block\n", "unused.json", "README.md"));
+        Assert.Contains("README.md", error.Message);
+    }
 }

@@ -3,12 +3,13 @@ using Tank.Report;
 
 namespace Tank.Commands;
 
-/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10] [--results docs/RESULTS.md]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
+/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10] [--results docs/RESULTS.md] [--readme README.md]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
 public sealed class ReportCommand : Command
 {
     private readonly Argument<string> _runDir = new("run-dir") { Description = "A bench run: runs/<storage>/<scenario>/phout.log, environment.json, crosscheck/" };
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
         ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<string?> _readme = new("--readme") { Description = "Also replace the results block of this page (README.md) with a short table of the run", HelpName = "file" };
     private readonly Option<string?> _results = new("--results") { Description = "Also write this Markdown page of the current figures (docs/RESULTS.md) from the report", HelpName = "file" };
 
     public ReportCommand() : base("report", "Writes report.md, report.html, summary.json and charts/*.svg into the run directory")
@@ -16,6 +17,7 @@ public sealed class ReportCommand : Command
         Add(_runDir);
         Add(_sloMs);
         Add(_results);
+        Add(_readme);
         SetAction(Run);
     }
 
@@ -28,6 +30,11 @@ public sealed class ReportCommand : Command
         {
             File.WriteAllText(results, ResultsPage.Render(Path.Combine(runDir, "summary.json"), runDir, results));
             Console.Error.WriteLine($"tank: results page written to {results}");
+        }
+        if (parse.GetValue(_readme) is { } readme)
+        {
+            File.WriteAllText(readme, ResultsPage.ReplaceBlock(File.ReadAllText(readme), Path.Combine(runDir, "summary.json"), readme));
+            Console.Error.WriteLine($"tank: results block of {readme} replaced");
         }
         return 0;
     }

@@ -92,4 +92,35 @@ public static class ResultsPage
     private static string N(double v) => Math.Round(v).ToString("#,0", CultureInfo.InvariantCulture).Replace(",", " ", StringComparison.Ordinal);
 
     private static string Ms(double v) => double.IsNaN(v) ? "?" : v.ToString(v < 10 ? "0.0#" : "0", CultureInfo.InvariantCulture) + " ms";
+
+    public const string BlockStart = "<!-- results:begin -->";
+    public const string BlockEnd = "<!-- results:end -->";
+
+    /// <summary>
+    /// Replaces the block between <see cref="BlockStart"/> and <see cref="BlockEnd"/> of a page (README.md)
+    /// with a short table of the same run: capacity at the SLO per architecture and scenario.
+    /// </summary>
+    public static string ReplaceBlock(string page, string summaryPath, string pagePath)
+    {
+        var start = page.IndexOf(BlockStart, StringComparison.Ordinal);
+        var end = page.IndexOf(BlockEnd, StringComparison.Ordinal);
+        if (start < 0 || end < start) throw new TankInputException($"{pagePath}: no '{BlockStart}' … '{BlockEnd}' block to replace");
+        using var summary = JsonDocument.Parse(File.ReadAllText(summaryPath));
+        var root = summary.RootElement;
+        var runs = root.GetProperty("runs").EnumerateArray().ToList();
+        var scenarios = runs.Select(r => r.GetProperty("scenario").GetString()!).Distinct()
+            .OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s, StringComparer.Ordinal).ToList();
+        var md = new StringBuilder();
+        md.AppendLine($"Requests per second at p99 ≤ {root.GetProperty("slo_ms").GetDouble().ToString(CultureInfo.InvariantCulture)} ms, from the run of " +
+                      $"{Text(root, "generated_at")[..Math.Min(10, Text(root, "generated_at").Length)]} (command, machine and p99s in [docs/RESULTS.md](docs/RESULTS.md)):").AppendLine();
+        Table(md, scenarios, runs.Select(r => r.GetProperty("storage").GetString()!).Distinct().ToList(), (storage, scenario) =>
+            runs.FirstOrDefault(r => r.GetProperty("storage").GetString() == storage && r.GetProperty("scenario").GetString() == scenario) is { ValueKind: JsonValueKind.Object } run
+                ? ShortCapacity(run) : "—");
+        return page[..(start + BlockStart.Length)] + "\n" + md + page[end..];
+    }
+
+    private static string ShortCapacity(JsonElement run) =>
+        run.TryGetProperty("confirmed_rps", out var confirmed) && confirmed.ValueKind == JsonValueKind.Number
+            ? N(confirmed.GetDouble())
+            : $"{(run.TryGetProperty("slo_held_at_peak", out var h) && h.ValueKind == JsonValueKind.True ? "≥ " : "")}{N(run.GetProperty("max_sustained_rps").GetDouble())} (ramp)";
 }
