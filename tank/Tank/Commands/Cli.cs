@@ -30,6 +30,7 @@ public static class Cli
             new ServeCommand(),
             new CrashCommand(),
             new SiegeCommand(),
+            new AbCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;
