@@ -14,7 +14,7 @@ public static class ServiceCli
     public const int UsageError = 2;
 
     /// <summary>Whether these arguments name a tool rather than configure the web host.</summary>
-    public static bool Handles(IReadOnlyList<string> args) => args is ["seed" or "fill-queue" or "catalogue", ..];
+    public static bool Handles(IReadOnlyList<string> args) => args is ["seed" or "fill-queue" or "catalogue" or "fingerprint", ..];
 
     /// <summary>A fresh command tree (each parse its own, so parallel tests share nothing).</summary>
     public static Command Build()
@@ -24,6 +24,7 @@ public static class ServiceCli
             new SeedCommand(),
             new FillQueueCommand(),
             new CatalogueCommand(),
+            new FingerprintCommand(),
         };
         root.Options.Add(new HelpOption());
         return root;

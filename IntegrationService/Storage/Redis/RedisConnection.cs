@@ -15,6 +15,9 @@ public sealed class RedisConnection(string name, string endpoint, string? passwo
     /// <summary>The backend's name in errors and health, e.g. "redis-cache".</summary>
     public string Name { get; } = name;
 
+    /// <summary>Where it is: <c>host:port</c>, or several of them for a cluster (StackExchange.Redis's syntax).</summary>
+    public string Endpoint { get; } = endpoint;
+
     /// <summary>Calls that timed out, for /metrics (calls in flight are read from the client: <see cref="InFlight"/>).</summary>
     public BackendActivity Activity { get; } = new(name);
 
@@ -24,7 +27,7 @@ public sealed class RedisConnection(string name, string endpoint, string? passwo
     internal async Task ConnectAsync()
     {
         var milliseconds = (int)timeout.TotalMilliseconds;
-        var options = ConfigurationOptions.Parse(endpoint);
+        var options = ConfigurationOptions.Parse(Endpoint);
         options.Password = password;
         options.AbortOnConnectFail = false; // start even if Redis is down; connect when it comes
         options.ConnectTimeout = milliseconds;

@@ -11,7 +11,8 @@ namespace IntegrationService.Storage.Redis;
 /// </summary>
 public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore
 {
-    private static readonly RedisKey[] Keys = ["queue:messages", "queue:last-id"];
+    /// <summary>The list of messages and the counter that numbers them (read by the fingerprint tool too).</summary>
+    internal static readonly RedisKey[] Keys = ["queue:messages", "queue:last-id"];
 
     private const string PushScript =
         """

@@ -1,0 +1,96 @@
+using System.Net;
+using System.Net.Sockets;
+using IntegrationService.Seeding;
+using IntegrationService.Storage;
+using IntegrationService.Tests.Fixtures;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace IntegrationService.Tests.Unit;
+
+/// <summary>
+/// <c>IntegrationService fingerprint</c>: its lines, the servers it reads (from the registered
+/// architectures), and runs against the tests' own servers, which it only reads.
+/// </summary>
+public sealed class FingerprintTests
+{
+    private static (int Code, string[] Lines, string Error) Run(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = ServiceCli.RunAsync(["fingerprint", .. args], output, error).GetAwaiter().GetResult();
+        return (code, output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries), error.ToString());
+    }
+
+    [Fact]
+    public void ALineIsTheServerItsEndpointAndItsFieldsInOrder()
+    {
+        Assert.Equal("postgres 127.0.0.1:15432: authors=1000 max_author=1203 sample=9af1 last-id=none",
+            ServerFingerprint.Of("postgres", "127.0.0.1:15432", [new("authors", 1000L), new("max_author", 1203L), new("sample", "9af1"), new("last-id", null)]).ToString());
+        Assert.Equal("tarantool 127.0.0.1:13301: not running", ServerFingerprint.Down("tarantool", "127.0.0.1:13301").ToString());
+        Assert.Equal("beanstalkd: error: not read before the deadline", ServerFingerprint.Failed("beanstalkd", "", "not read before the deadline").ToString());
+    }
+
+    [Fact]
+    public void ARedisPasswordStaysOutOfTheLine() =>
+        Assert.Equal("127.0.0.1:17001,127.0.0.1:17002", PortProbe.Display("127.0.0.1:17001, 127.0.0.1:17002,password=secret,abortConnect=false"));
+
+    [Fact]
+    public void BeanstalkdsStatsAreRead()
+    {
+        const string reply = "OK 120\r\n---\ncurrent-jobs-urgent: 0\ncurrent-jobs-ready: 6\ncurrent-jobs-reserved: 0\ncmd-put: 27818\ntotal-jobs: 27816\nuptime: 5\n\r\n";
+        var stats = BeanstalkdFingerprint.Parse(reply);
+
+        Assert.Equal(("6", "27816"), (stats["current-jobs-ready"], stats["total-jobs"]));
+        Assert.Throws<InvalidOperationException>(() => BeanstalkdFingerprint.Parse("UNKNOWN_COMMAND\r\n"));
+    }
+
+    [Fact]
+    public void TheServersAreTheRegisteredBackendsWithoutTheCache()
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { ContentRootPath = AppContext.BaseDirectory });
+        builder.AddStorage();
+        using var host = builder.Build();
+        var servers = FingerprintCommand.PersistentServers(host.Services.GetRequiredService<StorageRegistry>());
+
+        Assert.Equal(["beanstalkd", "postgres", "redis-aof", "redis-cluster", "redis-persistent", "redis-rdb", "tarantool"], servers.Select(s => s.Name));
+        // Every server an architecture needs has a reader: a new one fails here, not silently in script/test.
+        Assert.All(servers, s => Assert.True(FingerprintCommand.CanRead(host.Services, s.Name), s.Name));
+        Assert.Equal(["Item", "KeyValue"], servers.Single(s => s.Name == "redis-persistent").Serves.Order());
+        Assert.Equal(["Queue"], servers.Single(s => s.Name == "redis-aof").Serves);
+    }
+
+    [Fact]
+    public void OnlySettingsPassThrough()
+    {
+        Assert.Equal(["--Tarantool:Port=1"], FingerprintCommand.SettingsArguments(["--Tarantool:Port=1"]));
+        var (code, lines, error) = Run("--Tarantool:Port=1", "--verbose");
+
+        Assert.Equal(ServiceCli.UsageError, code);
+        Assert.Empty(lines);
+        Assert.Contains("fingerprint: error: unknown arguments: --verbose", error);
+    }
+
+    [Fact]
+    public void EveryTestServerIsReadAndAStoppedOneIsNotRunning()
+    {
+        var closed = ClosedPort();
+        var (code, lines, error) = Run([.. TestServers.ServiceArguments(), $"--Beanstalkd:Port={closed}"]);
+
+        Assert.Equal((0, ""), (code, error));
+        Assert.Equal(7, lines.Length);
+        Assert.Equal($"beanstalkd 127.0.0.1:{closed}: not running", lines[0]);
+        Assert.StartsWith($"postgres 127.0.0.1:{TestServers.PostgresPort}: authors=", lines[1]);
+        Assert.Matches(@"^redis-aof 127\.0\.0\.1:\d+: keys=\d+ messages=\d+ last-id=", lines[2]);
+        Assert.Matches(@"^redis-persistent 127\.0\.0\.1:\d+: keys=\d+ sample=[0-9a-f]{32}$", lines[4]);
+        Assert.Matches(@"^tarantool 127\.0\.0\.1:\d+: memtx\.authors=\d+ .* vinyl\.sample=[0-9a-f]{32}$", lines[6]);
+        Assert.DoesNotContain(lines, l => l.Contains("error:", StringComparison.Ordinal));
+    }
+
+    private static int ClosedPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port; // closed again when the listener is disposed
+    }
+}

@@ -1,0 +1,45 @@
+using IntegrationService.Storage.Postgres;
+using Npgsql;
+
+namespace IntegrationService.Seeding;
+
+/// <summary>
+/// PostgreSQL's fingerprint: the rows of every table, the highest author id, and an MD5 of a
+/// sample (the links of items 1–1000, every 100th location, authors 1–1000), in one read-only
+/// transaction on the service's own data source.
+/// </summary>
+internal static class PostgresFingerprint
+{
+    private const string Query =
+        """
+        select (select count(*) from authors), (select coalesce(max(id), 0) from authors),
+          (select count(*) from locations), (select count(*) from item_locations),
+          (select count(*) from queue_messages), (select count(*) from kv),
+          md5(coalesce((select string_agg(item_id || ':' || location_id, ',' order by item_id, location_id)
+                          from item_locations where item_id <= 1000), '')
+            || coalesce((select string_agg(location_id || ':' || location || coordinates::text, ',' order by location_id)
+                          from locations where location_id % 100 = 0), '')
+            || coalesce((select string_agg(a::text, ',' order by id) from authors a where id <= 1000), ''))
+        """;
+
+    public static async Task<ServerFingerprint> ReadAsync(string server, PostgresDatabase database, CancellationToken cancellationToken)
+    {
+        var builder = new NpgsqlConnectionStringBuilder(database.DataSource.ConnectionString);
+        var endpoint = $"{builder.Host}:{builder.Port}";
+        if (!await PortProbe.IsOpenAsync(builder.Host ?? "127.0.0.1", builder.Port, cancellationToken)) return ServerFingerprint.Down(server, endpoint);
+        return await database.RunOnConnectionAsync(async (connection, ct) =>
+        {
+            await using var transaction = await connection.BeginTransactionAsync(ct);
+            await using (var readOnly = new NpgsqlCommand("set transaction read only", connection, transaction)) await readOnly.ExecuteNonQueryAsync(ct);
+            await using var command = new NpgsqlCommand(Query, connection, transaction);
+            await using var reader = await command.ExecuteReaderAsync(ct);
+            await reader.ReadAsync(ct);
+            var fingerprint = ServerFingerprint.Of(server, endpoint, [
+                new("authors", reader.GetInt64(0)), new("max_author", reader.GetInt64(1)), new("locations", reader.GetInt64(2)),
+                new("links", reader.GetInt64(3)), new("queue", reader.GetInt64(4)), new("kv", reader.GetInt64(5)), new("sample", reader.GetString(6))]);
+            await reader.CloseAsync();
+            await transaction.RollbackAsync(ct);
+            return fingerprint;
+        }, cancellationToken);
+    }
+}

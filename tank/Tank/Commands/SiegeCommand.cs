@@ -1,0 +1,67 @@
+using System.CommandLine;
+using Tank.Tools;
+
+namespace Tank.Commands;
+
+/// <summary>
+/// <c>tank siege</c>: the original PHP study's siege matrix against the queue routes of a running
+/// service, its queues from the service's catalogue; or, with <c>--report</c>, the table rebuilt
+/// from a run's raw outputs. script/siege starts the servers and the service and calls this.
+/// </summary>
+public sealed class SiegeCommand : Command
+{
+    private readonly Option<string?> _url = TankOption.Create<string?>("--url", "The service's base URL (http://host:port); required unless --report", ValueParsers.HttpUrl, "url");
+    private readonly Option<string?> _out = TankOption.Create<string?>("--out", "The run's directory: siegerc, about.md, raw/*.txt (every siege output) and summary.md; required with --url", ValueParsers.NonEmpty, "dir");
+    private readonly Option<string[]?> _queue = TankOption.Create<string[]?>("--queue", "Only these queues, as the routes name them (default: every queue of GET /storages, under the original study's names)", ToolValueParsers.Names, "a,b");
+    private readonly Option<int[]?> _concurrency = TankOption.Create<int[]?>("--concurrency", "siege's -c values (default 10,25,50,100,1000; 10,100 with --quick)", ToolValueParsers.PositiveWholeNumbers, "c,c");
+    private readonly Option<long?> _seconds = TankOption.Create("--seconds", "siege's -t for each run (default 30; 3 with --quick)", ValueParsers.WholeNumber(min: 1, max: 86_400).Optional(), "s");
+    private readonly Option<bool> _quick = TankOption.Flag("--quick", "Concurrency 10 and 100 for 3 s each");
+    private readonly Option<string> _connection = TankOption.Create("--connection", "HTTP connection mode in siege's rc file", ValueParsers.Choice(SiegeSettings.Connections, c => c), "close|keep-alive")
+        .WithDefault("close");
+    private readonly Option<string?> _report = TankOption.Create<string?>("--report", "Rebuild summary.md from this run directory's raw outputs instead of running siege", ValueParsers.NonEmpty, "dir");
+
+    public SiegeCommand() : base("siege", "The original study's siege matrix against a running service's queues (/write then /read per queue and concurrency); exits 1 when a run failed or printed no statistics")
+    {
+        foreach (var option in new Option[] { _url, _out, _queue, _concurrency, _seconds, _quick, _connection, _report }) Add(option);
+        SetAction((parse, _) => RunAsync(parse));
+    }
+
+    /// <summary>The settings of a parsed command line with --url (null with --report); nothing runs.</summary>
+    public SiegeSettings? SettingsOf(ParseResult parse)
+    {
+        var url = parse.GetValue(_url);
+        var report = parse.GetValue(_report);
+        if (report is not null)
+        {
+            if (url is not null) throw new TankInputException("--report rebuilds a table from files: it takes no --url");
+            return null;
+        }
+        if (url is null) throw new TankInputException("--url is required (or --report DIR)");
+        var quick = parse.GetValue(_quick);
+        return new SiegeSettings(
+            url,
+            parse.GetValue(_queue) is { Length: > 0 } queues ? queues : null,
+            parse.GetValue(_concurrency) is { Length: > 0 } concurrencies ? concurrencies : (quick ? SiegeSettings.QuickConcurrencies : SiegeSettings.StudyConcurrencies),
+            (int)(parse.GetValue(_seconds) ?? (quick ? SiegeSettings.QuickSeconds : SiegeSettings.StudySeconds)),
+            parse.GetRequiredValue(_connection),
+            parse.GetValue(_out) ?? throw new TankInputException("--out is required with --url"));
+    }
+
+    private async Task<int> RunAsync(ParseResult parse)
+    {
+        var settings = SettingsOf(parse);
+        var output = parse.InvocationConfiguration.Output;
+        var error = parse.InvocationConfiguration.Error;
+        try
+        {
+            return settings is null
+                ? await SiegeReport.WriteAsync(parse.GetValue(_report)!, output, error)
+                : await new SiegeRunner(settings, output, error).RunAsync();
+        }
+        catch (ToolException e)
+        {
+            await error.WriteLineAsync($"tank: error: {e.Message}");
+            return 1;
+        }
+    }
+}
