@@ -219,7 +219,7 @@ class PowerLossFs(pyfuse3.Operations):
         self.pending = []
         self.generation = 0
         self.cuts = 0
-        self.undo_failures = 0
+        self.undo_skipped = 0
 
     # ---- inode bookkeeping ------------------------------------------------------------------
 
@@ -453,8 +453,8 @@ class PowerLossFs(pyfuse3.Operations):
         self._empty_trash()
         self.generation += 1
         self.cuts += 1
-        self.undo_failures += failed
-        log.info("cut %d: %d entry changes undone (%d could not be), %d files' data dropped",
+        self.undo_skipped += failed
+        log.info("cut %d: %d entry changes undone (%d skipped: their names had moved on), %d files' data dropped",
                  self.cuts, undone, failed, len(dropped))
         # The kernel's page cache may still hold what was dropped; invalidating it from a thread
         # lets the event loop keep serving the reads the kernel may be waiting on meanwhile.
@@ -470,7 +470,8 @@ class PowerLossFs(pyfuse3.Operations):
                 pass
 
     async def sync_all(self):
-        """A clean shutdown: everything pending becomes durable."""
+        """Everything pending becomes durable: what `sync` does, or the kernel's writeback after a
+        while, or a clean shutdown."""
         for node in list(self.nodes.values()):
             if node.overlay is not None:
                 try:
@@ -489,7 +490,7 @@ class PowerLossFs(pyfuse3.Operations):
                 f"pending_files {len(files)}\n"
                 f"pending_entries {len(self.pending)}\n"
                 f"cuts {self.cuts}\n"
-                f"undo_failures {self.undo_failures}\n").encode()
+                f"undo_skipped {self.undo_skipped}\n").encode()
 
     # ---- the FUSE operations -----------------------------------------------------------------
 
@@ -674,6 +675,8 @@ class PowerLossFs(pyfuse3.Operations):
         words = buf.decode(errors="replace").split()
         if words == ["cut"]:
             await self.cut()
+        elif words == ["sync"]:
+            await self.sync_all()
         elif words in (["status"], []):
             pass
         else:
