@@ -192,6 +192,33 @@ class Rename:
         self.dirs = {old_parent.ino, new_parent.ino}
 
 
+HANDLERS = ("lookup", "forget", "getattr", "setattr", "readlink", "statfs", "open", "create",
+            "read", "write", "flush", "fsync", "release", "opendir", "readdir", "releasedir",
+            "fsyncdir", "mkdir", "symlink", "link", "unlink", "rmdir", "rename")
+
+
+def answer_eio_on_bugs(cls):
+    """Any exception but FUSEError would end pyfuse3's main loop and leave a dead mount behind;
+    log it and fail just that request with EIO instead."""
+
+    def wrap(name, handler):
+        async def wrapper(self, *args):
+            try:
+                return await handler(self, *args)
+            except pyfuse3.FUSEError:
+                raise
+            except Exception:
+                log.exception("%s failed", name)
+                raise pyfuse3.FUSEError(errno.EIO)
+        wrapper.__name__ = name
+        return wrapper
+
+    for name in HANDLERS:
+        setattr(cls, name, wrap(name, getattr(cls, name)))
+    return cls
+
+
+@answer_eio_on_bugs
 class PowerLossFs(pyfuse3.Operations):
     enable_writeback_cache = False
 
