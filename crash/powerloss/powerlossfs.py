@@ -283,6 +283,8 @@ class PowerLossFs(pyfuse3.Operations):
         return node.fd
 
     def _maybe_close(self, node):
+        if node.opens == 0 and node.parent is None and node.root_path is None:
+            node.overlay = None  # deleted for good and closed: nobody can reach its data again
         if node.opens == 0 and node.overlay is None and node.fd is not None:
             os.close(node.fd)
             node.fd = None
