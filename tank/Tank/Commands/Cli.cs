@@ -29,6 +29,8 @@ public static class Cli
             new EnvCommand(),
             new ServeCommand(),
             new CrashCommand(),
+            new CompareCommand(),
+            new HistoryCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;
