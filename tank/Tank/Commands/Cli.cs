@@ -31,6 +31,7 @@ public static class Cli
             new CrashCommand(),
             new CompareCommand(),
             new HistoryCommand(),
+            new VerdictCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

@@ -30,6 +30,7 @@ public static class HtmlReport
         Table(html, header, rows);
         html.AppendLine($"<p>{Enc(ReportText.Method(sloMs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
+        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +
                         "and p50 (dashed). Further right before the curve rises past the SLO line is better.</p>");
         foreach (var svg in scenarioSvgs.Values) html.AppendLine(svg);
