@@ -19,6 +19,7 @@ public static class PhoutAnalyzer
     public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
     {
         var overall = new Histogram();
+        var spectrum = new LatencySpectrum();
         var perSecond = new SortedDictionary<long, (Histogram Latency, long Errors)>();
         var http = new SortedDictionary<int, long>();
         var net = new SortedDictionary<int, long>();
@@ -35,6 +36,7 @@ public static class PhoutAnalyzer
             firstStartMs = Math.Min(firstStartMs, startMs);
             lastEndUs = Math.Max(lastEndUs, endUs);
             overall.Record(intervalUs);
+            spectrum.Record(intervalUs);
             var error = SecondStats.IsError(netCode, httpCode);
             if (error) errors++;
             var second = endUs / 1_000_000;
@@ -87,6 +89,7 @@ public static class PhoutAnalyzer
             CpuWallSeconds = meta?.CpuWallSeconds ?? 0,
             Cores = meta?.Cores ?? 0,
             ColdStart = ColdStartCheck.Check(seconds, Ms(firstWindow.Percentile(99)), planned.Length),
+            Spectrum = spectrum,
         };
     }
 
