@@ -94,6 +94,8 @@ public sealed class KeyDistributionTests
     [InlineData(new[] { "--scenario", "kv-get", "--distribution", "zipfian", "--zipf-theta", "1" }, "--zipf-theta")]
     [InlineData(new[] { "--scenario", "kv-get", "--distribution", "hotspot", "--hotspot-fraction", "1.5" }, "--hotspot-fraction")]
     [InlineData(new[] { "--scenario", "kv-get", "--distribution", "pareto" }, "--distribution")]
+    [InlineData(new[] { "--scenario", "kv-put", "--sequential", "--workload", "ycsb-a" }, "--sequential")]
+    [InlineData(new[] { "--scenario", "kv-put", "--workload", "ycsb-d", "--zipf-theta", "2" }, "--zipf-theta")]
     public void BadCombinationsAreInputErrorsAndWriteNothing(string[] args, string named)
     {
         var dir = Directory.CreateTempSubdirectory("tank-ammo-").FullName;

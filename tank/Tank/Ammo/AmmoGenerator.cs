@@ -29,6 +29,8 @@ public static class AmmoGenerator
         if (options.Workload is { } workload)
         {
             _ = WorkloadApi.For(options); // throws for a scenario without a workload API
+            if (options.Sequential) throw new TankInputException($"--workload {workload.Name()}: --sequential is a prefill of kv-put alone; a workload picks its keys by --distribution");
+            KeyChooser.Create(options.KeyDistributionOr(workload.DefaultDistribution())); // checks the parameters now
             return;
         }
         if (options.Distribution is not { } distribution || distribution == KeyDistribution.Uniform) return;
