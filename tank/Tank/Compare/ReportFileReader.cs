@@ -8,7 +8,8 @@ namespace Tank.Compare;
 /// Repeated runs, when the report has them, are used instead: <c>confirmed_rps</c> as the capacity,
 /// <c>repeats</c> (numbers, or objects with a rate and optionally a p99 and CPU per request) and
 /// <c>spread</c> (<c>{min, max}</c> or <c>[min, max]</c> of the capacity) as its min–max.
-/// Anything missing or of the wrong type is bad input naming the file and the field.
+/// Today's fields missing or of the wrong type are bad input naming the file and the field; the
+/// repeated-run fields in a shape not recognised are left out.
 /// </summary>
 public static class ReportFileReader
 {
@@ -54,7 +55,7 @@ public static class ReportFileReader
             : throw Bad(path, $"{where}.quantiles_ms", "is missing");
         var repeats = Repeats(run, path, where);
         var capacity = confirmed ?? sustained;
-        var capacitySpread = SpreadField(run, path, where) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
+        var capacitySpread = SpreadField(run) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
         var p99Spread = Spread.Of(repeats.Select(r => r.P99Ms).OfType<double>().ToList());
         var cpu = Cpu(run, path, where);
         var cpuSpread = Spread.Of(repeats.Select(r => r.CpuUs).OfType<double>().ToList());
@@ -85,15 +86,16 @@ public static class ReportFileReader
         return servers.Count == 0 ? null : servers.Sum();
     }
 
+    // The repeated-run fields are another tool's, still settling: shapes not recognised are left
+    // out (the single-run figures remain), so a newer report never fails an older compare.
     private static List<(double? Rps, double? P99Ms, double? CpuUs)> Repeats(JsonElement run, string path, string where)
     {
-        if (!run.TryGetProperty("repeats", out var repeats) || repeats.ValueKind == JsonValueKind.Null) return [];
-        if (repeats.ValueKind != JsonValueKind.Array) throw Bad(path, $"{where}.repeats", "is not an array");
+        if (!run.TryGetProperty("repeats", out var repeats) || repeats.ValueKind != JsonValueKind.Array) return [];
         return repeats.EnumerateArray().Select((r, i) =>
         {
             var at = $"{where}.repeats[{i}]";
             if (r.ValueKind == JsonValueKind.Number) return (r.GetDouble(), (double?)null, (double?)null);
-            if (r.ValueKind != JsonValueKind.Object) throw Bad(path, at, "is neither a number nor an object");
+            if (r.ValueKind != JsonValueKind.Object) return (null, null, null);
             var rps = Number(r, "confirmed_rps", path, at) ?? Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at);
             var p99 = Number(r, "p99_ms", path, at)
                       ?? (r.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object ? Number(q, "p99", path, $"{at}.quantiles_ms") : null);
@@ -102,19 +104,24 @@ public static class ReportFileReader
         }).ToList();
     }
 
-    private static Spread? SpreadField(JsonElement run, string path, string where)
+    /// <summary><c>spread</c> of the capacity: <c>{min, max}</c>, <c>[min, max]</c>, or an object holding one under rps, capacity or confirmed_rps.</summary>
+    private static Spread? SpreadField(JsonElement run)
     {
-        if (!run.TryGetProperty("spread", out var spread) || spread.ValueKind == JsonValueKind.Null) return null;
-        var at = $"{where}.spread";
-        return spread.ValueKind switch
-        {
-            JsonValueKind.Object => new Spread(Number(spread, "min", path, at) ?? throw Bad(path, $"{at}.min", "is missing"),
-                                               Number(spread, "max", path, at) ?? throw Bad(path, $"{at}.max", "is missing")),
-            JsonValueKind.Array when spread.GetArrayLength() == 2 && spread.EnumerateArray().All(e => e.ValueKind == JsonValueKind.Number) =>
-                new Spread(spread[0].GetDouble(), spread[1].GetDouble()),
-            _ => throw Bad(path, at, "is neither {\"min\": …, \"max\": …} nor [min, max]"),
-        };
+        if (!run.TryGetProperty("spread", out var spread)) return null;
+        if (MinMax(spread) is { } direct) return direct;
+        if (spread.ValueKind != JsonValueKind.Object) return null;
+        foreach (var name in new[] { "confirmed_rps", "rps", "capacity", "max_sustained_rps" })
+            if (spread.TryGetProperty(name, out var inner) && MinMax(inner) is { } nested) return nested;
+        return null;
     }
+
+    private static Spread? MinMax(JsonElement e) => e.ValueKind switch
+    {
+        JsonValueKind.Object when e.TryGetProperty("min", out var min) && e.TryGetProperty("max", out var max)
+                                  && min.ValueKind == JsonValueKind.Number && max.ValueKind == JsonValueKind.Number => new Spread(min.GetDouble(), max.GetDouble()),
+        JsonValueKind.Array when e.GetArrayLength() == 2 && e.EnumerateArray().All(x => x.ValueKind == JsonValueKind.Number) => new Spread(e[0].GetDouble(), e[1].GetDouble()),
+        _ => null,
+    };
 
     private static string Text(JsonElement element, string name, string path, string where) =>
         element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String && value.GetString() is { Length: > 0 } text
