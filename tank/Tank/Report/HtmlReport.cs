@@ -62,6 +62,12 @@ public static class HtmlReport
         html.AppendLine("<h2>Every run</h2><p>Latencies in ms.</p>");
         Table(html, ReportText.RunColumns(runs), ReportText.RunRows(runs));
         if (ReportText.HasQueueDepth(runs)) html.AppendLine($"<p>{Enc(ReportSections.QueueDepthMethod)}</p>");
+        if (OperationTable.Rows(runs) is { Count: > 0 } operations)
+        {
+            html.AppendLine("<h3>Per operation</h3>");
+            Table(html, OperationTable.Columns, operations);
+            html.AppendLine($"<p>{Enc(OperationTable.Method)}</p>");
+        }
         html.AppendLine("<h2>Over time</h2>");
         foreach (var run in runs)
         {

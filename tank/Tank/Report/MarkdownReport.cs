@@ -60,6 +60,12 @@ public static class MarkdownReport
         md.AppendLine().AppendLine("## Every run").AppendLine();
         Table(md, ReportText.RunColumns(runs), ReportText.RunRows(runs));
         if (ReportText.HasQueueDepth(runs)) md.AppendLine().AppendLine(ReportSections.QueueDepthMethod);
+        if (OperationTable.Rows(runs) is { Count: > 0 } operations)
+        {
+            md.AppendLine().AppendLine("Per operation:").AppendLine();
+            Table(md, OperationTable.Columns, operations);
+            md.AppendLine().AppendLine(OperationTable.Method);
+        }
         md.AppendLine().AppendLine("Latencies in ms. Schedules:").AppendLine();
         foreach (var run in runs)
             md.AppendLine($"- {run.Storage} · {run.Scenario}: `{run.Schedule ?? "unknown"}` ({run.LoadType}){(run.WarmupSchedule is null ? "" : $", after a warm-up of `{run.WarmupSchedule}`")}" +
