@@ -36,9 +36,9 @@ public static class AmmoGenerator
         if (options.Distribution is not { } distribution || distribution == KeyDistribution.Uniform) return;
         var why = options.Scenario switch
         {
-            Ammo.Scenario.AuthorWrite or Ammo.Scenario.QueueWrite or Ammo.Scenario.QueueRead or Ammo.Scenario.QueueMixed => "picks no keys",
-            Ammo.Scenario.ItemRead or Ammo.Scenario.ItemWrite when options.HotKey => "with --hot-key asks for one item only",
-            Ammo.Scenario.KvPut when options.Sequential => "with --sequential writes every key in order",
+            Scenario.AuthorWrite or Scenario.QueueWrite or Scenario.QueueRead or Scenario.QueueMixed => "picks no keys",
+            Scenario.ItemRead or Scenario.ItemWrite when options.HotKey => "with --hot-key asks for one item only",
+            Scenario.KvPut when options.Sequential => "with --sequential writes every key in order",
             _ => null,
         };
         if (why is not null) throw new TankInputException($"--distribution {distribution.Name()}: scenario {options.Scenario.Name()} {why}");
@@ -56,15 +56,15 @@ public static class AmmoGenerator
         {
             var spec = options.Scenario switch
             {
-                Ammo.Scenario.AuthorWrite => AuthorSave(options, storage, random),
-                Ammo.Scenario.AuthorRead => AuthorGet(options, storage, random, keys),
-                Ammo.Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random, keys) : AuthorSave(options, storage, random),
-                Ammo.Scenario.ItemRead => ItemGet(options, storage, random, keys),
-                Ammo.Scenario.ItemWrite => ItemPost(options, storage, random, keys),
-                Ammo.Scenario.QueueWrite => QueueWrite(options, storage),
-                Ammo.Scenario.QueueRead => QueueRead(options, storage),
-                Ammo.Scenario.KvPut => KvPut(options, storage, options.Sequential ? i % options.Keys : keys.Next(random, options.Keys), random),
-                Ammo.Scenario.KvGet => Get($"/v0/entity?id=key{keys.Next(random, options.Keys)}&storage={storage}", options),
+                Scenario.AuthorWrite => AuthorSave(options, storage, random),
+                Scenario.AuthorRead => AuthorGet(options, storage, random, keys),
+                Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random, keys) : AuthorSave(options, storage, random),
+                Scenario.ItemRead => ItemGet(options, storage, random, keys),
+                Scenario.ItemWrite => ItemPost(options, storage, random, keys),
+                Scenario.QueueWrite => QueueWrite(options, storage),
+                Scenario.QueueRead => QueueRead(options, storage),
+                Scenario.KvPut => KvPut(options, storage, options.Sequential ? i % options.Keys : keys.Next(random, options.Keys), random),
+                Scenario.KvGet => Get($"/v0/entity?id=key{keys.Next(random, options.Keys)}&storage={storage}", options),
                 // Strictly write, read, write, read…: the queue stays short, so the reads measure
                 // taking a message, not an empty queue and not a queue grown deep. (With an odd
                 // count, a runner that loops over the file sends two writes in a row at the seam.)

@@ -14,7 +14,8 @@ public static class VerdictJudge
     public static VerdictResult Judge(IReadOnlyList<CellFigures> cells, VerdictTarget target, IReadOnlyList<CrashRow>? crash)
     {
         var scenarios = target.Scenario is { } only ? [only] : cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal).ToList();
-        var candidates = cells.Select(c => c.Storage).Distinct().Select(storage =>
+        // A named scenario judges the architectures run in it; otherwise every architecture in the report.
+        var candidates = cells.Where(c => target.Scenario is null || c.Scenario == target.Scenario).Select(c => c.Storage).Distinct().Select(storage =>
         {
             var failures = new List<string>();
             var mine = scenarios.Select(s => (Scenario: s, Cell: cells.FirstOrDefault(c => c.Storage == storage && c.Scenario == s))).ToList();
