@@ -31,6 +31,9 @@ public static class Cli
             new CrashCommand(),
             new SiegeCommand(),
             new AbCommand(),
+            new CompareCommand(),
+            new HistoryCommand(),
+            new VerdictCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

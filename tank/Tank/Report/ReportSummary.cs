@@ -72,6 +72,15 @@ public static class ReportSummary
                     backend_timeouts = s.BackendTimeouts,
                     proxied_requests = s.ProxiedRequests,
                 },
+                operations = r.Operations.Count == 0 ? null : r.Operations.Select(o => new
+                {
+                    tag = o.Tag,
+                    requests = o.Requests,
+                    errors = o.Errors,
+                    mean_ms = Math.Round(o.MeanMs, 3),
+                    p50_ms = o.P50Ms,
+                    p99_ms = o.P99Ms,
+                }),
                 cpu_wall_s = r.CpuWallSeconds,
                 cores = r.Cores,
             }),
