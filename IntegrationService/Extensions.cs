@@ -27,6 +27,7 @@ public static class Extensions
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<KvCluster>();
+        builder.Services.AddHostedService<KvPeerWarmup>();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
