@@ -1,6 +1,7 @@
 using IntegrationService.Monitoring;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Limits;
+using System.Net.Http.Headers;
 using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Kv.Cluster;
@@ -86,19 +87,16 @@ public sealed class KvCluster : IDisposable
     {
         var aborted = context.RequestAborted;
         if (!owner.Connections.Wait(0)) await WaitForConnectionAsync(owner, aborted);
-        HttpResponseMessage answer;
+        Answer answer;
         try
         {
             answer = await ExchangeAsync(context.Request, owner, value, aborted);
         }
         finally
         {
-            owner.Connections.Release(); // the answer is buffered: the connection is back in the pool
+            owner.Connections.Release(); // the answer is read whole: the connection is back in the pool
         }
-        using (answer)
-        {
-            await RelayAsync(context.Response, owner, answer, aborted);
-        }
+        await RelayAsync(context.Response, owner, answer, aborted);
     }
 
     /// <summary>
@@ -143,7 +141,7 @@ public sealed class KvCluster : IDisposable
     }
 
     /// <summary>One exchange with the owner within the proxy timeout, its answer read whole.</summary>
-    private async Task<HttpResponseMessage> ExchangeAsync(HttpRequest request, KvPeer owner, byte[]? value, CancellationToken aborted)
+    private async Task<Answer> ExchangeAsync(HttpRequest request, KvPeer owner, byte[]? value, CancellationToken aborted)
     {
         using var message = new HttpRequestMessage(Method(request.Method), owner.EntityUrl + request.QueryString.Value);
         message.Headers.TryAddWithoutValidation(ProxiedHeader, "1");
@@ -154,36 +152,44 @@ public sealed class KvCluster : IDisposable
         }
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(aborted);
         deadline.CancelAfter(_timeout);
-        HttpResponseMessage? answer = null;
         try
         {
-            answer = await _http!.SendAsync(message, deadline.Token);
-            await answer.Content.LoadIntoBufferAsync(MaxAnswerBytes, deadline.Token);
+            using var response = await _http!.SendAsync(message, deadline.Token);
+            var answer = new Answer(response, await ReadBodyAsync(response.Content, deadline.Token));
             owner.Relayed.Inc();
             return answer;
         }
-        catch (Exception e) when (e is HttpRequestException or OperationCanceledException)
+        catch (Exception e) when (e is HttpRequestException or OperationCanceledException or IOException)
         {
-            answer?.Dispose();
             if (aborted.IsCancellationRequested) throw; // the client went away: nothing to answer
             owner.Unavailable.Inc();
             throw Unavailable(owner, request.Method, e);
         }
     }
 
-    /// <summary>The owner's status, Content-Type, Retry-After and Allow, and its body byte for byte, plus <see cref="OwnerHeader"/>.</summary>
-    private static Task RelayAsync(HttpResponse response, KvPeer owner, HttpResponseMessage answer, CancellationToken aborted)
+    /// <summary>The answer's body in one array of its exact length (a value has a Content-Length; a ProblemDetails may be chunked).</summary>
+    private static async Task<byte[]> ReadBodyAsync(HttpContent content, CancellationToken cancellationToken)
     {
-        response.StatusCode = (int)answer.StatusCode;
+        var length = content.Headers.ContentLength;
+        if (length is null) return await content.ReadAsByteArrayAsync(cancellationToken);
+        if (length > MaxAnswerBytes) throw new HttpRequestException($"the answer's {length} bytes exceed the {MaxAnswerBytes} a value or a problem can take");
+        if (length == 0) return [];
+        var body = new byte[length.Value];
+        await using var stream = await content.ReadAsStreamAsync(cancellationToken);
+        await stream.ReadExactlyAsync(body, cancellationToken);
+        return body;
+    }
+
+    /// <summary>The owner's status, Content-Type, Retry-After and Allow, and its body byte for byte, plus <see cref="OwnerHeader"/>.</summary>
+    private static Task RelayAsync(HttpResponse response, KvPeer owner, Answer answer, CancellationToken aborted)
+    {
+        response.StatusCode = answer.Status;
         response.Headers[OwnerHeader] = owner.Url;
-        // The raw header values: nothing is parsed or re-formatted on the way through.
-        var content = answer.Content.Headers;
-        if (content.NonValidated.TryGetValues("Content-Type", out var type)) response.ContentType = type.ToString();
-        if (content.NonValidated.TryGetValues("Allow", out var allow)) response.Headers.Allow = allow.ToString();
-        if (answer.Headers.NonValidated.TryGetValues("Retry-After", out var retryAfter)) response.Headers.RetryAfter = retryAfter.ToString();
-        var length = content.ContentLength ?? 0;
-        response.ContentLength = length;
-        return length == 0 ? Task.CompletedTask : answer.Content.CopyToAsync(response.Body, aborted);
+        if (answer.ContentType is not null) response.ContentType = answer.ContentType;
+        if (answer.Allow is not null) response.Headers.Allow = answer.Allow;
+        if (answer.RetryAfter is not null) response.Headers.RetryAfter = answer.RetryAfter;
+        response.ContentLength = answer.Body.Length;
+        return answer.Body.Length == 0 ? Task.CompletedTask : response.Body.WriteAsync(answer.Body, aborted).AsTask();
     }
 
     private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
@@ -197,6 +203,23 @@ public sealed class KvCluster : IDisposable
                 "(read the key back, or repeat the request: a PUT or DELETE may be repeated safely).";
         }
         return new StorageUnavailableException($"node {owner.Url}", reason, e);
+    }
+
+    /// <summary>What is relayed of an owner's answer. The raw header values: nothing is parsed or re-formatted on the way through.</summary>
+    private readonly struct Answer(HttpResponseMessage response, byte[] body)
+    {
+        public int Status { get; } = (int)response.StatusCode;
+
+        public string? ContentType { get; } = Raw(response.Content.Headers.NonValidated, "Content-Type");
+
+        public string? Allow { get; } = Raw(response.Content.Headers.NonValidated, "Allow");
+
+        public string? RetryAfter { get; } = Raw(response.Headers.NonValidated, "Retry-After");
+
+        public byte[] Body { get; } = body;
+
+        private static string? Raw(HttpHeadersNonValidated headers, string name) =>
+            headers.TryGetValues(name, out var values) ? values.ToString() : null;
     }
 
     private static HttpMethod Method(string method) =>
