@@ -1,7 +1,7 @@
+using System.Net.Http.Headers;
 using IntegrationService.Monitoring;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Limits;
-using System.Net.Http.Headers;
 using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Kv.Cluster;
@@ -161,7 +161,9 @@ public sealed class KvCluster : IDisposable
         }
         catch (Exception e) when (e is HttpRequestException or OperationCanceledException or IOException)
         {
-            if (aborted.IsCancellationRequested) throw; // the client went away: nothing to answer
+            // The client went away: nothing to answer. As an OperationCanceledException whatever the client
+            // library threw, so the exception handler answers 499 rather than a 500.
+            if (aborted.IsCancellationRequested) throw new OperationCanceledException("The client went away.", e, aborted);
             owner.Unavailable.Inc();
             throw Unavailable(owner, request.Method, e);
         }
