@@ -1,4 +1,3 @@
-using System.Net.Http.Headers;
 using IntegrationService.Monitoring;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Limits;
@@ -87,7 +86,7 @@ public sealed class KvCluster : IDisposable
     {
         var aborted = context.RequestAborted;
         if (!owner.Connections.Wait(0)) await WaitForConnectionAsync(owner, aborted);
-        Answer answer;
+        RelayedAnswer answer;
         try
         {
             answer = await ExchangeAsync(context.Request, owner, value, aborted);
@@ -96,7 +95,7 @@ public sealed class KvCluster : IDisposable
         {
             owner.Connections.Release(); // the answer is read whole: the connection is back in the pool
         }
-        await RelayAsync(context.Response, owner, answer, aborted);
+        await answer.WriteAsync(context.Response, owner.Url, aborted);
     }
 
     /// <summary>
@@ -141,7 +140,7 @@ public sealed class KvCluster : IDisposable
     }
 
     /// <summary>One exchange with the owner within the proxy timeout, its answer read whole.</summary>
-    private async Task<Answer> ExchangeAsync(HttpRequest request, KvPeer owner, byte[]? value, CancellationToken aborted)
+    private async Task<RelayedAnswer> ExchangeAsync(HttpRequest request, KvPeer owner, byte[]? value, CancellationToken aborted)
     {
         using var message = new HttpRequestMessage(Method(request.Method), owner.EntityUrl + request.QueryString.Value);
         message.Headers.TryAddWithoutValidation(ProxiedHeader, "1");
@@ -155,7 +154,7 @@ public sealed class KvCluster : IDisposable
         try
         {
             using var response = await _http!.SendAsync(message, deadline.Token);
-            var answer = new Answer(response, await ReadBodyAsync(response.Content, deadline.Token));
+            var answer = new RelayedAnswer(response, await ReadBodyAsync(response.Content, deadline.Token));
             owner.Relayed.Inc();
             return answer;
         }
@@ -182,18 +181,6 @@ public sealed class KvCluster : IDisposable
         return body;
     }
 
-    /// <summary>The owner's status, Content-Type, Retry-After and Allow, and its body byte for byte, plus <see cref="OwnerHeader"/>.</summary>
-    private static Task RelayAsync(HttpResponse response, KvPeer owner, Answer answer, CancellationToken aborted)
-    {
-        response.StatusCode = answer.Status;
-        response.Headers[OwnerHeader] = owner.Url;
-        if (answer.ContentType is not null) response.ContentType = answer.ContentType;
-        if (answer.Allow is not null) response.Headers.Allow = answer.Allow;
-        if (answer.RetryAfter is not null) response.Headers.RetryAfter = answer.RetryAfter;
-        response.ContentLength = answer.Body.Length;
-        return answer.Body.Length == 0 ? Task.CompletedTask : response.Body.WriteAsync(answer.Body, aborted).AsTask();
-    }
-
     private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
     {
         var reason = e is OperationCanceledException ? $"no answer within {_timeout.TotalMilliseconds:0} ms" : e.Message;
@@ -205,23 +192,6 @@ public sealed class KvCluster : IDisposable
                 "(read the key back, or repeat the request: a PUT or DELETE may be repeated safely).";
         }
         return new StorageUnavailableException($"node {owner.Url}", reason, e);
-    }
-
-    /// <summary>What is relayed of an owner's answer. The raw header values: nothing is parsed or re-formatted on the way through.</summary>
-    private readonly struct Answer(HttpResponseMessage response, byte[] body)
-    {
-        public int Status { get; } = (int)response.StatusCode;
-
-        public string? ContentType { get; } = Raw(response.Content.Headers.NonValidated, "Content-Type");
-
-        public string? Allow { get; } = Raw(response.Content.Headers.NonValidated, "Allow");
-
-        public string? RetryAfter { get; } = Raw(response.Headers.NonValidated, "Retry-After");
-
-        public byte[] Body { get; } = body;
-
-        private static string? Raw(HttpHeadersNonValidated headers, string name) =>
-            headers.TryGetValues(name, out var values) ? values.ToString() : null;
     }
 
     private static HttpMethod Method(string method) =>
