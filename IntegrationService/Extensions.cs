@@ -27,6 +27,7 @@ public static class Extensions
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<KvCluster>();
+        builder.Services.AddHostedService<KvPeerWarmup>();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
@@ -60,6 +61,7 @@ public static class Extensions
         builder.Services.ConfigureHttpJsonOptions(options =>
             options.SerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default));
         builder.Services.AddHealthChecks();
+        builder.Services.AddSingleton<ReadinessScope>();
         builder.Services.AddEndpointsApiExplorer();
         builder.Services.AddSwaggerGen(options =>
         {
@@ -92,11 +94,12 @@ public static class Extensions
         ItemEndpoints.Map(app);
         QueueEndpoints.Map(app);
         KvEndpoints.Map(app);
-        var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };
+        var scope = app.Services.GetRequiredService<ReadinessScope>();
+        var ready = new HealthCheckOptions { Predicate = scope.Includes, ResponseWriter = HealthResponseWriter.WriteAsync };
         app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false }).WithTags("Service")
             .WithSummary("200 \"Healthy\" while the process serves requests; touches no backend (for liveness probes).");
         app.MapHealthChecks("/health/ready", ready).WithTags("Service")
-            .WithSummary("Each backend pinged (2 s timeout) and each architecture's state (ready, degraded, down); 503 when a required backend is down.");
+            .WithSummary("Each backend the node's architectures use pinged (2 s timeout; Storage:ReadyArchitectures) and each of those architectures' state (ready, degraded, down); 503 when a required backend is down.");
         app.MapHealthChecks("/health", ready).WithTags("Service")
             .WithSummary("The same as /health/ready (kept for compatibility).");
         app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages").WithTags("Service")
