@@ -9,6 +9,7 @@ using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Limits;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
@@ -31,6 +32,7 @@ public static class Extensions
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
+        builder.Services.AddRabbitMq();
         builder.Services.AddArchitectures();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();

@@ -25,6 +25,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("redis-rdb", "/depth/redis-rdb")]
     [InlineData("postgres", "/depth/postgres")]
     [InlineData("tarantool", "/depth/tarantool-vinyl")]
+    [InlineData("rabbitmq", "/depth/rabbitmq")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);

@@ -28,6 +28,7 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("postgres")]
     [InlineData("tarantool-memtx")]
     [InlineData("tarantool-vinyl")]
+    [InlineData("rabbitmq")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

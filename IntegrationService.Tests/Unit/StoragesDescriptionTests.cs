@@ -39,6 +39,14 @@ public sealed class StoragesDescriptionTests
             "Item links stored only in Redis (one key per item); locations read from PostgreSQL. Items only.",
             "Links: Redis appendonly yes, appendfsync everysec — a host crash can lose up to about 1 s of acknowledged writes; noeviction. Locations: PostgreSQL (synchronous_commit=on).",
             ["Item"], false),
+        new("rabbitmq",
+            "RabbitMQ 3.10, one durable quorum queue ('integration', x-queue-type=quorum) on one node: " +
+            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+            "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
+            "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
+            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
+            "(the service or the connection fails between get and ack) is delivered again.",
+            ["Queue"], false),
         new("redis-aof",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
             "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " + QueueMemory,
@@ -121,8 +129,10 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("periodic nothing window 1000", facts["beanstalkd"]);
         Assert.Equal("kernel nothing window 30000", facts["tarantool-memtx"]);
         Assert.Equal(["redis_aof"], Single(storages, "redis-aof").Aliases);
-        Assert.Equal("at-least-once", Single(storages, "beanstalkd").Delivery);
-        Assert.All(storages.Where(s => s.Serves.Contains("Queue") && s.Name != "beanstalkd"), s => Assert.Equal("at-most-once", s.Delivery));
+        Assert.Equal("per-commit nothing nothing ", facts["rabbitmq"]);
+        string[] acknowledged = ["beanstalkd", "rabbitmq"];
+        Assert.All(acknowledged, name => Assert.Equal("at-least-once", Single(storages, name).Delivery));
+        Assert.All(storages.Where(s => s.Serves.Contains("Queue") && !acknowledged.Contains(s.Name)), s => Assert.Equal("at-most-once", s.Delivery));
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
         Assert.Equal("postgres", Assert.Single(storages, s => s.IsKvDefault).Name);

@@ -1,5 +1,6 @@
 using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Options;
@@ -9,7 +10,7 @@ namespace IntegrationService.Storage;
 /// <summary>
 /// Every named storage architecture (<c>?storage=name</c>, and <c>/write/{name}</c> for queues), composed
 /// from the stores the technology folders register (<c>AddPostgres</c>, <c>AddRedis</c>,
-/// <c>AddTarantool</c>, <c>AddBeanstalkd</c>). Each states what it is made of, the backends it cannot
+/// <c>AddTarantool</c>, <c>AddBeanstalkd</c>, <c>AddRabbitMq</c>). Each states what it is made of, the backends it cannot
 /// serve without and the caches whose loss only slows it (by health-check name). The descriptions
 /// and durability statements of <c>GET /storages</c> are built from the bound options; the servers'
 /// own settings among them (fsync policies and the like) describe the servers we are deployed against.
@@ -29,6 +30,7 @@ public static class Architectures
         services.AddSingleton(RedisAofQueue);
         services.AddSingleton(RedisRdbQueue);
         services.AddSingleton(BeanstalkdQueue);
+        services.AddSingleton(RabbitMqQueue);
         services.AddSingleton(RedisPersistentKv);
         services.AddSingleton(RedisClusterKv);
         return services;
@@ -168,6 +170,22 @@ public static class Architectures
             Delivery = QueueDelivery.AtLeastOnce,
         };
     }
+
+    /// <summary>rabbitmq: a queue in one RabbitMQ quorum queue.</summary>
+    private static StorageArchitecture RabbitMqQueue(IServiceProvider sp) =>
+        new(RabbitMqConnection.BackendName,
+            $"RabbitMQ 3.10, one durable quorum queue ('{Bound<RabbitMqOptions>(sp).Queue}', x-queue-type=quorum) on one node: " +
+            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+            "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
+            "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
+            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
+            "(the service or the connection fails between get and ack) is delivered again.",
+            null, null, [RabbitMqConnection.BackendName], [])
+        {
+            Queue = sp.GetRequiredService<RabbitMqQueueStore>(),
+            Facts = DurabilityFacts.Synchronous,
+            Delivery = QueueDelivery.AtLeastOnce,
+        };
 
     // The servers' settings in words: what an acknowledged write survives under each (per the servers' manuals).
 
