@@ -8,6 +8,7 @@ using IntegrationService.Queues;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Limits;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
@@ -33,6 +34,7 @@ public static class Extensions
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
         builder.Services.AddRabbitMq();
+        builder.Services.AddNats();
         builder.Services.AddArchitectures();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();

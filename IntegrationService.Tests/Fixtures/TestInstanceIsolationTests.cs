@@ -1,4 +1,5 @@
 using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
@@ -32,6 +33,8 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         AssertTestPort(TestServers.RedisRdbPort, EndpointPort(redis.Rdb));
         AssertTestPort(TestServers.BeanstalkdPort, Options<BeanstalkdOptions>().Port);
         AssertTestPort(TestServers.RabbitMqPort, Options<RabbitMqOptions>().Port);
+        Assert.Equal($"nats://127.0.0.1:{TestServers.NatsPort}", Options<NatsOptions>().Url);
+        Assert.DoesNotContain(TestServers.NatsPort, TestServers.DefaultPorts);
         Assert.Equal(TestServers.RedisClusterPorts, redis.Cluster.Split(',').Select(EndpointPort));
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
@@ -40,7 +43,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "RABBITMQ_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "RABBITMQ_PORT", "NATS_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -85,6 +88,9 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         var rabbitmq = (await RepositoryRoot.ServicesAsync("pid", "rabbitmq")).Trim();
         var vm = (await File.ReadAllTextAsync($"/proc/{rabbitmq}/cmdline")).Split('\0');
         Assert.Equal(Path.Combine(data, "rabbitmq"), vm[Array.IndexOf(vm, "-home") + 1]);
+        var nats = (await RepositoryRoot.ServicesAsync("pid", "nats")).Trim();
+        var natsCommandLine = (await File.ReadAllTextAsync($"/proc/{nats}/cmdline")).Split('\0');
+        Assert.Equal(Path.Combine(data, "nats"), natsCommandLine[Array.IndexOf(natsCommandLine, "-sd") + 1]);
 
         var tarantool = Options<TarantoolOptions>();
         var workDir = await Processes.RunAsync("tarantool", "-e",

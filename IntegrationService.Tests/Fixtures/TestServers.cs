@@ -26,6 +26,8 @@ public static class TestServers
     /// <summary>RabbitMQ's AMQP port (its Erlang distribution port is this + 20000).</summary>
     public static int RabbitMqPort => Port("TEST_RABBITMQ_PORT", 15674);
 
+    public static int NatsPort => Port("TEST_NATS_PORT", 14223);
+
     /// <summary>The first of the Redis Cluster's three masters (the next two ports are the others').</summary>
     public static int RedisClusterPort => Port("TEST_REDIS_CLUSTER_PORT", 17011);
 
@@ -61,6 +63,7 @@ public static class TestServers
         ["BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
         ["RABBITMQ_PORT"] = RabbitMqPort.ToString(),
+        ["NATS_PORT"] = NatsPort.ToString(),
         ["DATA_DIR"] = DataDirectory,
         ["TEST_PG_PORT"] = PostgresPort.ToString(),
         ["TEST_TARANTOOL_PORT"] = TarantoolPort.ToString(),
@@ -71,6 +74,7 @@ public static class TestServers
         ["TEST_BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["TEST_REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
         ["TEST_RABBITMQ_PORT"] = RabbitMqPort.ToString(),
+        ["TEST_NATS_PORT"] = NatsPort.ToString(),
         ["TEST_DATA_DIR"] = DataDirectory,
         ["TEST_INSTANCES"] = "1",
     };
@@ -103,6 +107,7 @@ public static class TestServers
             "--Redis:Cluster=" + string.Join(',', RedisClusterPorts.Select(port => $"127.0.0.1:{port}")),
             "--RabbitMq:Host=127.0.0.1",
             $"--RabbitMq:Port={RabbitMqPort}",
+            $"--Nats:Url=nats://127.0.0.1:{NatsPort}",
         ];
     }
 

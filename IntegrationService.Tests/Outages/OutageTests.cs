@@ -26,6 +26,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("postgres", "/depth/postgres")]
     [InlineData("tarantool", "/depth/tarantool-vinyl")]
     [InlineData("rabbitmq", "/depth/rabbitmq")]
+    [InlineData("nats", "/depth/nats-jetstream")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);

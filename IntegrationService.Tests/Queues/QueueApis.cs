@@ -7,6 +7,11 @@ public sealed class RabbitMqQueueApi(ServiceFixture service) : QueueApiContract(
     protected override string Queue => "rabbitmq";
 }
 
+public sealed class NatsJetStreamQueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "nats-jetstream";
+}
+
 public sealed class BeanstalkdQueueApi(ServiceFixture service) : QueueApiContract(service)
 {
     protected override string Queue => "beanstalkd";

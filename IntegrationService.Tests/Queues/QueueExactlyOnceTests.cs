@@ -29,6 +29,7 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("tarantool-memtx")]
     [InlineData("tarantool-vinyl")]
     [InlineData("rabbitmq")]
+    [InlineData("nats-jetstream")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

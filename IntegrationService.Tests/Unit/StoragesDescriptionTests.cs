@@ -29,6 +29,14 @@ public sealed class StoragesDescriptionTests
             "Binlog on (-b), fsynced at most once a second (-f 1000): a host crash can lose about the last second of acknowledged " +
             "messages, a crash of beanstalkd alone loses none. The original study ran beanstalkd without a binlog: nothing survived a restart.",
             ["Queue"], false),
+        new("nats-jetstream",
+            "NATS JetStream (nats-server 2.9): stream 'INTEGRATION' with file storage and work-queue retention, durable pull consumer 'integration'; " +
+            "publish, awaiting the PubAck, to write; fetch one message without waiting, then ack it (double ack), to read.",
+            "Stream files fsynced every 2 minutes (nats-server 2.9's fixed interval; 2.10 added sync_interval): a host crash can lose the acknowledged messages of that long; " +
+            "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck). " +
+            "A read whose ack is lost (the service or the connection fails between fetch and ack) is delivered again after the consumer's ack wait (30 s). " +
+            "One server, no replicas: while it is down the queue is unavailable (503).",
+            ["Queue"], false),
         new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue", "KeyValue"], true),
         new("postgres-redis-cache",
             "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
@@ -130,7 +138,9 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("kernel nothing window 30000", facts["tarantool-memtx"]);
         Assert.Equal(["redis_aof"], Single(storages, "redis-aof").Aliases);
         Assert.Equal("per-commit nothing nothing ", facts["rabbitmq"]);
-        string[] acknowledged = ["beanstalkd", "rabbitmq"];
+        Assert.Equal("periodic window window 120000", facts["nats-jetstream"]);
+        Assert.Equal("nats", servers["nats-jetstream"]);
+        string[] acknowledged = ["beanstalkd", "nats-jetstream", "rabbitmq"];
         Assert.All(acknowledged, name => Assert.Equal("at-least-once", Single(storages, name).Delivery));
         Assert.All(storages.Where(s => s.Serves.Contains("Queue") && !acknowledged.Contains(s.Name)), s => Assert.Equal("at-most-once", s.Delivery));
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
