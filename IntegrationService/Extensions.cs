@@ -8,7 +8,9 @@ using IntegrationService.Queues;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Limits;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
@@ -32,6 +34,8 @@ public static class Extensions
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
+        builder.Services.AddRabbitMq();
+        builder.Services.AddNats();
         builder.Services.AddArchitectures();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
