@@ -7,8 +7,10 @@ FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /src
 COPY Directory.Build.props Directory.Packages.props ./
 COPY IntegrationService/IntegrationService.csproj IntegrationService/
+COPY src/Tarantool.Iproto/Tarantool.Iproto.csproj src/Tarantool.Iproto/
 RUN dotnet restore IntegrationService/IntegrationService.csproj
 COPY IntegrationService/ IntegrationService/
+COPY src/Tarantool.Iproto/ src/Tarantool.Iproto/
 RUN dotnet publish IntegrationService/IntegrationService.csproj --configuration Release --no-restore \
       --output /app -p:UseAppHost=false
 

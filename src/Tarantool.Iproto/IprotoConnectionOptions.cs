@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// Where and as whom an <see cref="IprotoConnection"/> connects, and how it checks an idle peer:

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>IPROTO request types (header key 0x00) that this client sends.</summary>
 public enum IprotoCode

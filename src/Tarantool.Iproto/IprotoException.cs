@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// Everything the IPROTO client throws derives from this; on its own it means a malformed greeting,

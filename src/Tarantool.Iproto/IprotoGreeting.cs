@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>The 128-byte greeting: a 64-byte version line, then a 64-byte line holding the base64 salt.</summary>
 public sealed record IprotoGreeting(string Version, byte[] Salt)

@@ -1,8 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
-using IntegrationService.Storage.Tarantool.Iproto;
 
-namespace IntegrationService.Tests.Tarantool;
+namespace Tarantool.Iproto.Tests;
 
 public sealed class ChapSha1Tests
 {

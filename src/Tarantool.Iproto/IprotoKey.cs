@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>IPROTO map keys of headers and bodies.</summary>
 public static class IprotoKey

@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// A growable buffer from <see cref="ArrayPool{T}.Shared"/> whose written bytes can be patched

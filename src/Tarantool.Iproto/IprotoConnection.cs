@@ -4,7 +4,7 @@ using System.Net.Sockets;
 using System.Threading.Channels;
 using MessagePack;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// One authenticated IPROTO socket carrying many requests at once: callers serialize their

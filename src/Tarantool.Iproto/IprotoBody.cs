@@ -1,6 +1,6 @@
 using MessagePack;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>Writers of the request bodies the stores send (each a map of IprotoKey → value).</summary>
 public static class IprotoBody

@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>Tarantool's chap-sha1 authentication (the MySQL 4.1 scheme).</summary>
 public static class ChapSha1

@@ -1,6 +1,5 @@
-using IntegrationService.Storage.Tarantool;
 
-namespace IntegrationService.Tests.Tarantool;
+namespace Tarantool.Iproto.Tests;
 
 public sealed class ReconnectBackoffTests
 {

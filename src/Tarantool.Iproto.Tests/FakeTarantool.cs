@@ -1,8 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
-using IntegrationService.Storage.Tarantool.Iproto;
 
-namespace IntegrationService.Tests.Tarantool;
+namespace Tarantool.Iproto.Tests;
 
 /// <summary>
 /// A loopback listener that greets like Tarantool and answers each request with what

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// The server answered with an IPROTO error (a bad request, a constraint, a Lua error): the

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// Pauses between reconnection attempts: <c>first × 2^n</c> for the n-th failure in a row, capped at

@@ -1,7 +1,7 @@
 using System.Buffers;
 using MessagePack;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>
 /// The body of one successful answer, in a pooled buffer: read it, then dispose the response

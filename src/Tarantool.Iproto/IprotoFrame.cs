@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using MessagePack;
 
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>IPROTO frames: a MessagePack length, a header map {type, sync}, a body map.</summary>
 internal static class IprotoFrame

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 /// <summary>Index iterators of IPROTO_SELECT (body key 0x14).</summary>
 public enum IprotoIterator

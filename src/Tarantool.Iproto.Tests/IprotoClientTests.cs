@@ -1,17 +1,14 @@
 using System.Diagnostics;
-using IntegrationService.Storage;
-using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
 using MessagePack;
 
-namespace IntegrationService.Tests.Tarantool;
+namespace Tarantool.Iproto.Tests;
 
 /// <summary>The IPROTO client against the real server.</summary>
 public sealed class IprotoClientTests : IAsyncLifetime
 {
-    private TarantoolConnection _connection = null!;
+    private IprotoClient _connection = null!;
 
-    public async Task InitializeAsync() => _connection = await TarantoolServer.ConnectAsync();
+    public async Task InitializeAsync() => _connection = await TarantoolTestServer.ConnectAsync();
 
     public async Task DisposeAsync() => await _connection.DisposeAsync();
 
@@ -49,13 +46,13 @@ public sealed class IprotoClientTests : IAsyncLifetime
     [Fact]
     public async Task RequestWithoutAnAnswerInTimeFailsAsUnavailable()
     {
-        await using var impatient = await TarantoolServer.ConnectAsync(requestTimeoutMs: 200);
+        await using var impatient = await TarantoolTestServer.ConnectAsync(requestTimeoutMs: 200);
         var watch = Stopwatch.StartNew();
 
-        var error = await Assert.ThrowsAsync<StorageUnavailableException>(() =>
+        var error = await Assert.ThrowsAsync<IprotoUnavailableException>(() =>
             impatient.SendAsync(IprotoCode.Eval, "require('fiber').sleep(5)", WriteEval, CancellationToken.None));
 
-        Assert.Equal("tarantool", error.Backend);
+        Assert.Equal(IprotoUnavailableReason.Timeout, error.Reason);
         Assert.True(watch.Elapsed < TimeSpan.FromSeconds(1.5), $"took {watch.Elapsed}");
         // The connection survives a slow request, and its late answer is dropped.
         using var ping = await impatient.SendAsync(IprotoCode.Ping, 0, null, CancellationToken.None);
@@ -64,7 +61,7 @@ public sealed class IprotoClientTests : IAsyncLifetime
     [Fact]
     public async Task TenThousandConcurrentRequestsAreAllAnsweredOnOneConnection()
     {
-        await using var connection = await TarantoolServer.ConnectAsync(requestTimeoutMs: 30_000);
+        await using var connection = await TarantoolTestServer.ConnectAsync(requestTimeoutMs: 30_000);
         var requests = Enumerable.Range(0, 10_000).Select(async i =>
         {
             using var response = await connection.SendAsync(IprotoCode.Eval, i, WriteEcho, CancellationToken.None);

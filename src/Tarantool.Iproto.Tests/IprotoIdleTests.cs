@@ -1,14 +1,10 @@
 using System.Diagnostics;
-using IntegrationService.Storage;
-using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
 using Microsoft.Extensions.Logging.Abstractions;
-using Microsoft.Extensions.Options;
-using MessagePack;
 
-namespace IntegrationService.Tests.Tarantool;
+namespace Tarantool.Iproto.Tests;
 
-/// <summary>The idle ping and the exception translation, against <see cref="FakeTarantool"/> (no server needed).</summary>
+/// <summary>The idle ping, deadlines and cancellation, against <see cref="FakeTarantool"/> (no server needed).</summary>
+[Collection(TimingSensitive.Name)]
 public sealed class IprotoIdleTests
 {
     private static readonly TimeSpan PingInterval = TimeSpan.FromMilliseconds(200);
@@ -77,37 +73,18 @@ public sealed class IprotoIdleTests
     }
 
     [Fact]
-    public async Task TarantoolConnectionTurnsUnavailableIntoStorageUnavailableAndPassesServerErrorsThrough()
+    public async Task AClientWithoutAConnectionFailsAtOnceAsNotConnected()
     {
-        var emptyData = new byte[] { 0x81, 0x30, 0x90 }; // {data: []}: no spaces
-        var error = new byte[] { 0x81, 0x31, 0xa4, (byte)'b', (byte)'o', (byte)'o', (byte)'m' };
-        await using var server = new FakeTarantool(code => code switch
-        {
-            IprotoCode.Ping => FakeTarantool.Ok,
-            IprotoCode.Select => (0, emptyData),
-            IprotoCode.Eval => (0x8000 | 32, error),
-            _ => null,
-        });
-        var options = new TarantoolOptions { Host = "127.0.0.1", Port = server.Port, User = "guest", RequestTimeoutMs = 300 };
-        await using var connection = new TarantoolConnection(Options.Create(options), NullLogger<TarantoolConnection>.Instance);
-        Assert.True(await connection.TryConnectAsync(CancellationToken.None));
+        // Never connected: TryConnectAsync (or RunAsync) is not called.
+        await using var client = new IprotoClient(TarantoolTestServer.Options(requestTimeoutMs: 30_000), NullLogger<IprotoClient>.Instance);
+        var watch = Stopwatch.StartNew();
 
-        var unavailable = await Assert.ThrowsAsync<StorageUnavailableException>(() =>
-            connection.SendAsync(IprotoCode.Call, 0, null, CancellationToken.None));
-        var serverError = await Assert.ThrowsAsync<IprotoServerException>(() =>
-            connection.SendAsync(IprotoCode.Eval, "error('boom')", WriteEval, CancellationToken.None));
+        var error = await Assert.ThrowsAsync<IprotoUnavailableException>(() =>
+            client.SendAsync(IprotoCode.Ping, 0, null, CancellationToken.None));
 
-        Assert.Equal("tarantool", unavailable.Backend);
-        Assert.IsType<IprotoUnavailableException>(unavailable.InnerException);
-        Assert.Equal(32, serverError.ErrorCode);
-        Assert.Contains("boom", serverError.Message);
-        Assert.True(connection.IsConnected);
-    }
-
-    private static void WriteEval(ref MessagePackWriter writer, string expression)
-    {
-        IprotoBody.WriteCallHeader(ref writer, IprotoKey.Expression, expression);
-        writer.WriteArrayHeader(0);
+        Assert.Equal(IprotoUnavailableReason.NotConnected, error.Reason);
+        Assert.False(client.IsConnected);
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(1), $"took {watch.Elapsed}");
     }
 
     private static CancellationToken Bounded() => new CancellationTokenSource(TimeSpan.FromSeconds(5)).Token;

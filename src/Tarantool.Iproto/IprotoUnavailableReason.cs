@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Tarantool.Iproto;
+namespace Tarantool.Iproto;
 
 public enum IprotoUnavailableReason
 {
