@@ -1,4 +1,4 @@
-using IntegrationService.Storage.Beanstalkd.Client;
+using Beanstalkd.Client;
 using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Storage.Beanstalkd;

@@ -1,6 +1,6 @@
 using System.Buffers.Text;
 
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// One reply, cut out of the received bytes without copying: its line (without CRLF) and, for

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>
 /// A beanstalkd a test starts itself, on a free port with a binlog in a temporary directory, so it

@@ -1,6 +1,5 @@
-using IntegrationService.Storage.Beanstalkd.Client;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>Cutting replies out of received bytes and reading them as answers, without a server.</summary>
 public sealed class BeanstalkdReplyParsingTests

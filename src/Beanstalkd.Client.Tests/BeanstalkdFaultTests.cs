@@ -1,9 +1,8 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using IntegrationService.Storage.Beanstalkd.Client;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>
 /// The client when the server is not there, does not answer, answers nonsense or restarts: a

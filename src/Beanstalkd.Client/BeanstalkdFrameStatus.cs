@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>What <see cref="BeanstalkdReplyFrame.TryRead"/> found at the start of the received bytes.</summary>
 internal enum BeanstalkdFrameStatus

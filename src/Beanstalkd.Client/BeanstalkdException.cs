@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// The base of the client's own failures, so a caller can catch them all; the two kinds below

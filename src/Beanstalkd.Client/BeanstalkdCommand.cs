@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>The commands the client sends; each expects its own replies (<see cref="BeanstalkdReplyParser"/>).</summary>
 internal enum BeanstalkdCommand

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// A successful reply, reduced to what the caller needs: the job id (INSERTED, RESERVED) or the

@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// Settings of one <see cref="BeanstalkdClient"/>. The client reads them once, in its constructor,

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Unicode;
 
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// Writes command lines (and a put's body) straight into the connection's send buffer: numbers

@@ -2,7 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>
 /// A fault injector in beanstalkd's place: it accepts connections and answers each command line

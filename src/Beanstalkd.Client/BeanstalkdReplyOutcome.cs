@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>How a reply ends its call, and whether the connection stays usable after it.</summary>
 internal enum BeanstalkdReplyOutcome

@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Text;
 
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// Reads one reply as the answer to the command it belongs to, from the received bytes (no

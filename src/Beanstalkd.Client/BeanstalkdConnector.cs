@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// Keeps the client's one <see cref="BeanstalkdConnection"/>: opens it on the first call, and

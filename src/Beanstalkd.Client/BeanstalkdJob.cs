@@ -1,4 +1,4 @@
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// A job reserved by <see cref="BeanstalkdClient.ReserveAsync"/>: its id (for

@@ -3,7 +3,7 @@ using System.Collections.Concurrent;
 using System.Net.Sockets;
 using System.Threading.Channels;
 
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// One socket to beanstalkd carrying many calls at once. beanstalkd answers a connection's

@@ -1,6 +1,5 @@
-using IntegrationService.Storage.Beanstalkd.Client;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>
 /// The tests' own beanstalkd, which the project's scripts start on TEST_BEANSTALKD_PORT (default

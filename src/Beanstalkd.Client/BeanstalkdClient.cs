@@ -1,6 +1,6 @@
 using System.Runtime.CompilerServices;
 
-namespace IntegrationService.Storage.Beanstalkd.Client;
+namespace Beanstalkd.Client;
 
 /// <summary>
 /// A small client for beanstalkd's text protocol, for one tube, as a message queue: put a

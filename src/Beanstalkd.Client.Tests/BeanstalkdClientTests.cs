@@ -1,8 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text;
-using IntegrationService.Storage.Beanstalkd.Client;
 
-namespace IntegrationService.Tests.Beanstalkd;
+namespace Beanstalkd.Client.Tests;
 
 /// <summary>The beanstalkd client against the tests' real beanstalkd, each test in a tube of its own.</summary>
 public sealed class BeanstalkdClientTests : IAsyncLifetime
