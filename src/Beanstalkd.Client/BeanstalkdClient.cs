@@ -27,7 +27,8 @@ namespace Beanstalkd.Client;
 /// <see cref="BeanstalkdUnavailableException"/> and the connection is dropped, because its late
 /// reply would be taken for the next call's. The client connects on the first call and, after
 /// the connection is lost or the server restarts, on the next call by itself (with a pause
-/// after a failed attempt, see <see cref="BeanstalkdClientOptions.ReconnectDelay"/>). An error
+/// after a failed attempt, see <see cref="BeanstalkdClientOptions.ReconnectDelay"/>); while
+/// <see cref="RunAsync"/> runs (a hosted service's loop) it also reconnects in the background. An error
 /// from the server is a <see cref="BeanstalkdProtocolException"/>. Cancelling a call only stops
 /// its caller waiting: the command may still take effect (a reserved job is then released).
 /// </para>
@@ -101,6 +102,16 @@ public sealed class BeanstalkdClient : IAsyncDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask PingAsync(CancellationToken cancellationToken = default) =>
         await CallAsync(BeanstalkdCommand.ListTubeUsed, 0, default, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>Whether the client holds an open connection now.</summary>
+    public bool IsConnected => _connector.IsConnected;
+
+    /// <summary>
+    /// Keeps a connection open until <paramref name="stoppingToken"/> or disposal: connects at once, and after
+    /// a loss reconnects following a jittered pause, retrying while attempts fail. Optional: without it the
+    /// client connects when a call needs it.
+    /// </summary>
+    public Task RunAsync(CancellationToken stoppingToken) => _connector.RunAsync(stoppingToken);
 
     /// <summary>Closes the connection: calls still waiting fail with <see cref="BeanstalkdUnavailableException"/>, later ones with <see cref="ObjectDisposedException"/>.</summary>
     public ValueTask DisposeAsync() => _connector.DisposeAsync();

@@ -1,17 +1,14 @@
-using System.Buffers;
 using System.Collections.Concurrent;
 using System.Net.Sockets;
-using System.Threading.Channels;
+using Wire.Connections;
 
 namespace Beanstalkd.Client;
 
 /// <summary>
 /// One socket to beanstalkd carrying many calls at once. beanstalkd answers a connection's
 /// commands one by one in the order it received them, so commands are written in the order the
-/// replies are expected: a caller appends its command to a shared send buffer and its
-/// <see cref="BeanstalkdPendingReply"/> to a FIFO under one lock; a writer loop sends whatever is
-/// buffered (a lone command at once, commands that arrive during a write together in the next);
-/// a reader loop cuts replies out of the received bytes and hands each to the oldest waiting call.
+/// replies are expected: a caller appends its command to the shared <see cref="PipelinedWriter"/> and
+/// its <see cref="BeanstalkdPendingReply"/> to a FIFO under the writer's one lock; a reader loop cuts replies out of the received bytes and hands each to the oldest waiting call.
 /// <para>
 /// Matching by order only works while every reply arrives, so the connection is dropped — and
 /// stays broken, failing every waiting and later call with
@@ -19,12 +16,17 @@ namespace Beanstalkd.Client;
 /// when a reply cannot be parsed, or when the socket fails. The owner then opens a new one.
 /// </para>
 /// </summary>
-internal sealed class BeanstalkdConnection : IAsyncDisposable
+internal sealed class BeanstalkdConnection : IKeptConnection
 {
+    // An idle connection to a host that vanished without a FIN would otherwise look open until the
+    // next call waited out its timeout; with keepalive the reader learns within about 45 s and the
+    // next call reconnects at once.
+    private static readonly TcpKeepAlive KeepAlive = new(IdleSeconds: 30, IntervalSeconds: 5, RetryCount: 3);
+
     private const int ReceiveBufferSize = 16 * 1024;
     private const int SendBufferSize = 4 * 1024;
 
-    /// <summary>Buffers grown beyond this by a large job are replaced once it has passed, so one big body does not stay pinned.</summary>
+    /// <summary>A receive buffer grown beyond this by a large job is replaced once it has passed, so one big body does not stay pinned.</summary>
     private const int KeptBufferSize = 1024 * 1024;
 
     private readonly Socket _socket;
@@ -32,22 +34,17 @@ internal sealed class BeanstalkdConnection : IAsyncDisposable
     private readonly string _endpoint;
     private readonly BeanstalkdCommandWriter _commands;
     private readonly long _timeoutMs;
-    private readonly Lock _queueLock = new();
-    private readonly Channel<bool> _wake = Channel.CreateBounded<bool>(
-        new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
+    private readonly PipelinedWriter _writer;
     private readonly ConcurrentQueue<BeanstalkdPendingReply> _pending = new();
     private readonly Timer _deadlines;
-    private ArrayBufferWriter<byte> _queued = new(SendBufferSize);
-    private ArrayBufferWriter<byte> _writing = new(SendBufferSize);
-    private string? _failure;
-    private Exception? _failureCause;
+    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private Task _readLoop = Task.CompletedTask;
-    private Task _writeLoop = Task.CompletedTask;
 
     private BeanstalkdConnection(Socket socket, string endpoint, BeanstalkdCommandWriter commands, TimeSpan timeout)
     {
         _socket = socket;
         _stream = new NetworkStream(socket, ownsSocket: true);
+        _writer = new PipelinedWriter(_stream, ex => Fail("connection lost while sending", ex), SendBufferSize);
         _endpoint = endpoint;
         _commands = commands;
         _timeoutMs = (long)timeout.TotalMilliseconds;
@@ -56,7 +53,10 @@ internal sealed class BeanstalkdConnection : IAsyncDisposable
     }
 
     /// <summary>False once the connection broke or was disposed; it never opens again.</summary>
-    public bool IsOpen => Volatile.Read(ref _failure) is null;
+    public bool IsOpen => _writer.ClosedBecause is null;
+
+    /// <summary>Completes when the connection broke or was disposed.</summary>
+    public Task Closed => _closed.Task;
 
     /// <summary>
     /// How often waiting calls are checked against their deadlines: a tenth of the timeout,
@@ -76,13 +76,12 @@ internal sealed class BeanstalkdConnection : IAsyncDisposable
         CancellationToken cancellationToken)
     {
         var deadline = Environment.TickCount64 + (long)options.ConnectTimeout.TotalMilliseconds;
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        var socket = KeepAlive.CreateSocket();
         BeanstalkdConnection? connection = null;
         using var connectTimeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         connectTimeout.CancelAfter(options.ConnectTimeout);
         try
         {
-            EnableKeepAlive(socket);
             await socket.ConnectAsync(options.Host, options.Port, connectTimeout.Token).ConfigureAwait(false);
             connection = new BeanstalkdConnection(socket, endpoint, commands, options.Timeout);
             connection.Start();
@@ -128,69 +127,26 @@ internal sealed class BeanstalkdConnection : IAsyncDisposable
     /// <summary>Drops the connection: waiting calls fail, the loops end.</summary>
     public async ValueTask DisposeAsync()
     {
-        Fail("the client was disposed", null);
-        await Task.WhenAll(_readLoop, _writeLoop).ConfigureAwait(false);
+        Dispose();
+        await Task.WhenAll(_readLoop, _writer.Completion).ConfigureAwait(false);
     }
 
-    private static void EnableKeepAlive(Socket socket)
-    {
-        // An idle connection to a host that vanished without a FIN would otherwise look open
-        // until the next call waited out its timeout; with keepalive the reader learns within
-        // about 45 s and the next call reconnects at once.
-        socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, 30);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, 5);
-        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, 3);
-    }
+    /// <summary>Drops the connection without waiting for its loops to end.</summary>
+    public void Dispose() => Fail("the client was disposed", null);
 
     private void Start()
     {
         _readLoop = Task.Run(ReadLoopAsync);
-        _writeLoop = Task.Run(WriteLoopAsync);
+        _writer.Start();
     }
 
     private void Enqueue(BeanstalkdPendingReply pending, ulong id, ReadOnlySpan<byte> body)
     {
-        bool wasEmpty;
-        lock (_queueLock)
+        var frame = new Command(_commands, pending, id, body, _pending);
+        if (!_writer.TryEnqueue(ref frame))
         {
-            // Checked under the lock Fail takes, so nothing is queued after the drain.
-            if (_failure is { } failure)
-            {
-                pending.Fail(new BeanstalkdUnavailableException(_endpoint, failure, _failureCause));
-                return;
-            }
-            wasEmpty = _queued.WrittenCount == 0;
-            _commands.Write(_queued, pending.Command, id, body);
-            _pending.Enqueue(pending);
-        }
-        // Only the empty → non-empty transition wakes the writer: it drains until empty.
-        if (wasEmpty) _wake.Writer.TryWrite(true);
-    }
-
-    private async Task WriteLoopAsync()
-    {
-        try
-        {
-            while (await _wake.Reader.WaitToReadAsync().ConfigureAwait(false))
-            {
-                _wake.Reader.TryRead(out _);
-                while (true)
-                {
-                    lock (_queueLock)
-                    {
-                        if (_queued.WrittenCount == 0) break;
-                        (_queued, _writing) = (_writing, _queued);
-                    }
-                    await _stream.WriteAsync(_writing.WrittenMemory).ConfigureAwait(false);
-                    if (_writing.Capacity > KeptBufferSize) _writing = new ArrayBufferWriter<byte>(SendBufferSize);
-                    else _writing.ResetWrittenCount();
-                }
-            }
-        }
-        catch (Exception ex)
-        {
-            Fail("connection lost while sending", ex);
+            var failure = (BeanstalkdException)_writer.ClosedBecause!;
+            pending.Fail(new BeanstalkdUnavailableException(_endpoint, failure.Detail, failure.InnerException));
         }
     }
 
@@ -304,18 +260,27 @@ internal sealed class BeanstalkdConnection : IAsyncDisposable
 
     private void Fail(string reason, Exception? cause)
     {
-        lock (_queueLock)
-        {
-            if (_failure is not null) return;
-            _failureCause = cause;
-            Volatile.Write(ref _failure, reason);
-        }
+        // After this no command is queued (nor waits), so the drain below misses none.
+        if (!_writer.TryClose(new BeanstalkdUnavailableException(_endpoint, reason, cause))) return;
         while (_pending.TryDequeue(out var pending))
         {
             pending.Fail(new BeanstalkdUnavailableException(_endpoint, reason, cause));
         }
-        _wake.Writer.TryComplete();
         _deadlines.Dispose();
         _stream.Dispose(); // closes the socket, which ends a read or write in progress
+        _closed.TrySetResult();
+    }
+
+    /// <summary>One command as the writer queues it; its reply is awaited, in order, once the command is queued.</summary>
+    private readonly ref struct Command(BeanstalkdCommandWriter commands, BeanstalkdPendingReply pending, ulong id,
+        ReadOnlySpan<byte> body, ConcurrentQueue<BeanstalkdPendingReply> waiting) : IOutgoingFrame
+    {
+        private readonly ReadOnlySpan<byte> _body = body;
+
+        public void WriteTo(PooledBufferWriter output)
+        {
+            commands.Write(output, pending.Command, id, _body);
+            waiting.Enqueue(pending);
+        }
     }
 }

@@ -1,24 +1,32 @@
+using Wire.Connections;
+
 namespace Beanstalkd.Client;
 
 /// <summary>
-/// Keeps the client's one <see cref="BeanstalkdConnection"/>: opens it on the first call, and
-/// again on the first call after it broke. Calls that find no connection share one attempt and
-/// wait for it no longer than their own deadline. After a failed attempt, calls fail at once for
-/// a pause (<see cref="BeanstalkdClientOptions.ReconnectDelay"/>, doubling up to
-/// <see cref="BeanstalkdClientOptions.MaxReconnectDelay"/>) rather than each trying again, so a
-/// server that is down costs its callers nothing and is not hammered.
+/// Keeps the client's one <see cref="BeanstalkdConnection"/> through a <see cref="ConnectionKeeper{TConnection}"/>:
+/// a call that finds no open connection opens one (or joins the attempt in progress) and waits for it no
+/// longer than its own deadline; after a failed attempt, calls fail at once for a pause
+/// (<see cref="BeanstalkdClientOptions.ReconnectDelay"/>, doubling with jitter up to
+/// <see cref="BeanstalkdClientOptions.MaxReconnectDelay"/>) rather than each trying again, so a server that is
+/// down costs its callers nothing and is not hammered. <see cref="RunAsync"/>, when the owner runs it, also
+/// reconnects in the background. This is where the keeper's outcomes become <see cref="BeanstalkdUnavailableException"/>.
 /// </summary>
-internal sealed class BeanstalkdConnector(BeanstalkdClientOptions options, string endpoint, BeanstalkdCommandWriter commands)
-    : IAsyncDisposable
+internal sealed class BeanstalkdConnector : IAsyncDisposable
 {
-    private readonly Lock _lock = new();
-    private readonly CancellationTokenSource _disposing = new();
-    private BeanstalkdConnection? _current;
-    private Task<Attempt>? _connecting;
-    private Exception? _lastFailure;
-    private int _failures;
-    private long _retryAt;
-    private bool _disposed;
+    private readonly BeanstalkdClientOptions _options;
+    private readonly string _endpoint;
+    private readonly ConnectionKeeper<BeanstalkdConnection> _keeper;
+
+    public BeanstalkdConnector(BeanstalkdClientOptions options, string endpoint, BeanstalkdCommandWriter commands)
+    {
+        _options = options;
+        _endpoint = endpoint;
+        _keeper = new ConnectionKeeper<BeanstalkdConnection>(
+            token => BeanstalkdConnection.OpenAsync(options, endpoint, commands, token),
+            new ReconnectBackoff(options.ReconnectDelay, options.MaxReconnectDelay, Random.Shared));
+    }
+
+    public bool IsConnected => _keeper.IsConnected;
 
     /// <summary>
     /// The open connection, or a new one; <see cref="BeanstalkdUnavailableException"/> when none
@@ -26,103 +34,36 @@ internal sealed class BeanstalkdConnector(BeanstalkdClientOptions options, strin
     /// </summary>
     public ValueTask<BeanstalkdConnection> GetAsync(long deadline, CancellationToken cancellationToken)
     {
-        var current = Volatile.Read(ref _current);
+        var current = _keeper.Current;
         return current is { IsOpen: true } ? new(current) : ConnectAsync(deadline, cancellationToken);
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        BeanstalkdConnection? current;
-        lock (_lock)
-        {
-            if (_disposed) return;
-            _disposed = true;
-            current = _current;
-            _current = null;
-        }
-        await _disposing.CancelAsync().ConfigureAwait(false); // ends an attempt in progress
-        if (current is not null) await current.DisposeAsync().ConfigureAwait(false);
-    }
+    /// <summary>Reconnects in the background until <paramref name="stoppingToken"/> (see <see cref="ConnectionKeeper{TConnection}.RunAsync"/>).</summary>
+    public Task RunAsync(CancellationToken stoppingToken) => _keeper.RunAsync(stoppingToken);
+
+    public ValueTask DisposeAsync() => _keeper.DisposeAsync();
 
     private async ValueTask<BeanstalkdConnection> ConnectAsync(long deadline, CancellationToken cancellationToken)
     {
-        Task<Attempt> attempt;
-        lock (_lock)
-        {
-            ObjectDisposedException.ThrowIf(_disposed, typeof(BeanstalkdClient));
-            if (_current is { IsOpen: true } current) return current;
-            if (_connecting is null)
-            {
-                var wait = _retryAt - Environment.TickCount64;
-                if (wait > 0)
-                {
-                    throw new BeanstalkdUnavailableException(endpoint,
-                        $"cannot connect ({Describe(_lastFailure)}); next attempt in {wait} ms", _lastFailure);
-                }
-                // Run apart from this caller: the attempt is shared, and must not finish inside this lock.
-                _connecting = Task.Run(OpenAsync);
-            }
-            attempt = _connecting;
-        }
-
-        var remaining = deadline - Environment.TickCount64;
-        Attempt result;
+        ConnectOutcome<BeanstalkdConnection> outcome;
         try
         {
-            result = await attempt.WaitAsync(TimeSpan.FromMilliseconds(Math.Max(remaining, 0)), cancellationToken).ConfigureAwait(false);
+            outcome = await _keeper.ConnectAsync(deadline, cancellationToken).ConfigureAwait(false);
         }
-        catch (TimeoutException ex)
+        catch (ObjectDisposedException)
         {
-            throw new BeanstalkdUnavailableException(endpoint,
-                $"no connection within the call's timeout ({options.Timeout.TotalMilliseconds:0} ms)", ex);
+            throw new ObjectDisposedException(nameof(BeanstalkdClient));
         }
-        return result.Connection ?? throw new BeanstalkdUnavailableException(endpoint,
-            $"cannot connect ({Describe(result.Failure)})", result.Failure);
-    }
-
-    /// <summary>One connection attempt; never throws, so that nobody waiting for it any more leaves an unobserved exception.</summary>
-    private async Task<Attempt> OpenAsync()
-    {
-        try
+        return outcome.Failure switch
         {
-            var connection = await BeanstalkdConnection.OpenAsync(options, endpoint, commands, _disposing.Token).ConfigureAwait(false);
-            bool disposed;
-            lock (_lock)
-            {
-                disposed = _disposed;
-                if (!disposed)
-                {
-                    _current = connection;
-                    _failures = 0;
-                    _retryAt = 0;
-                }
-                _connecting = null;
-            }
-            if (!disposed) return new Attempt(connection, null);
-            await connection.DisposeAsync().ConfigureAwait(false);
-            return new Attempt(null, new ObjectDisposedException(nameof(BeanstalkdClient)));
-        }
-        catch (Exception ex)
-        {
-            lock (_lock)
-            {
-                _lastFailure = ex;
-                _failures++;
-                _retryAt = Environment.TickCount64 + (long)Backoff(_failures).TotalMilliseconds;
-                _connecting = null;
-            }
-            return new Attempt(null, ex);
-        }
+            ConnectFailure.None => outcome.Connection!,
+            ConnectFailure.Paused => throw new BeanstalkdUnavailableException(_endpoint,
+                $"cannot connect ({Describe(outcome.Error)}); next attempt in {outcome.RetryInMs} ms", outcome.Error),
+            ConnectFailure.TimedOut => throw new BeanstalkdUnavailableException(_endpoint,
+                $"no connection within the call's timeout ({_options.Timeout.TotalMilliseconds:0} ms)", outcome.Error),
+            _ => throw new BeanstalkdUnavailableException(_endpoint, $"cannot connect ({Describe(outcome.Error)})", outcome.Error),
+        };
     }
 
     private static string? Describe(Exception? failure) => failure is BeanstalkdException own ? own.Detail : failure?.Message;
-
-    private TimeSpan Backoff(int failures)
-    {
-        var delay = options.ReconnectDelay * Math.Pow(2, Math.Min(failures - 1, 16));
-        return delay < options.MaxReconnectDelay ? delay : options.MaxReconnectDelay;
-    }
-
-    /// <summary>The outcome of one attempt: a connection, or why there is none.</summary>
-    private readonly record struct Attempt(BeanstalkdConnection? Connection, Exception? Failure);
 }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using MessagePack;
+using Wire.Connections;
 
 namespace Tarantool.Iproto.Tests;
 

@@ -1,82 +1,43 @@
 using System.Collections.Frozen;
 using Microsoft.Extensions.Logging;
+using Wire.Connections;
 
 namespace Tarantool.Iproto;
 
 /// <summary>
-/// A Tarantool client for a service: holds the current <see cref="IprotoConnection"/>, replaces it
-/// when it breaks (<see cref="RunAsync"/>, which the owner runs in the background), puts
-/// <see cref="IprotoClientOptions.RequestTimeout"/> on every request and knows the spaces by name.
+/// A Tarantool client for a service: one <see cref="IprotoConnection"/> kept open by a
+/// <see cref="ConnectionKeeper{TConnection}"/> (its loop, <see cref="RunAsync"/>, is the owner's to run in
+/// the background), <see cref="IprotoClientOptions.RequestTimeout"/> on every request, and the spaces by name.
 /// While disconnected, requests fail at once with <see cref="IprotoUnavailableException"/>
 /// (<see cref="IprotoUnavailableReason.NotConnected"/>) rather than queueing behind a reconnect.
 /// </summary>
-public sealed partial class IprotoClient(IprotoClientOptions options, ILogger<IprotoClient> logger)
-    : IAsyncDisposable, IDisposable
+public sealed class IprotoClient : IAsyncDisposable, IDisposable
 {
     private const uint VSpaceId = 281; // the _vspace system view: every space the user may see
 
-    private readonly string _host = options.Connection.Host;
-    private readonly int _port = options.Connection.Port;
-    private volatile IprotoConnection? _current;
+    private readonly ConnectionKeeper<IprotoConnection> _keeper;
     private volatile FrozenDictionary<string, uint> _spaces = FrozenDictionary<string, uint>.Empty;
 
-    public IprotoClientOptions Options { get; } = options;
-
-    public bool IsConnected => _current?.IsOpen == true;
-
-    /// <summary>One connection attempt bounded by <see cref="IprotoClientOptions.ConnectTimeout"/>; false (logged) when it failed.</summary>
-    public async Task<bool> TryConnectAsync(CancellationToken cancellationToken)
+    public IprotoClient(IprotoClientOptions options, ILogger<IprotoClient> logger)
     {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeout.CancelAfter(Options.ConnectTimeout);
-        IprotoConnection? connection = null;
-        try
-        {
-            connection = await IprotoConnection.OpenAsync(Options.Connection, timeout.Token).ConfigureAwait(false);
-            _spaces = await LoadSpacesAsync(connection, timeout.Token).ConfigureAwait(false);
-            var previous = _current;
-            _current = connection;
-            if (previous is not null) await previous.DisposeAsync().ConfigureAwait(false);
-            LogConnected(_host, _port, connection.Greeting.Version);
-            return true;
-        }
-        catch (Exception ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            if (connection is not null) await connection.DisposeAsync().ConfigureAwait(false);
-            LogConnectFailed(_host, _port, ex.Message);
-            return false;
-        }
+        Options = options;
+        _keeper = new ConnectionKeeper<IprotoConnection>(OpenAsync,
+            new ReconnectBackoff(options.ReconnectDelay, options.MaxReconnectDelay, Random.Shared),
+            new IprotoClientLog(logger, options.Connection.Host, options.Connection.Port));
     }
+
+    public IprotoClientOptions Options { get; }
+
+    public bool IsConnected => _keeper.IsConnected;
+
+    /// <summary>One connection attempt bounded by <see cref="IprotoClientOptions.ConnectTimeout"/> (true at once if connected); false (logged) when it failed.</summary>
+    public Task<bool> TryConnectAsync(CancellationToken cancellationToken) => _keeper.TryConnectAsync(cancellationToken);
 
     /// <summary>
-    /// Keeps a connection open until <paramref name="stoppingToken"/>, reconnecting after a pause that
+    /// Keeps a connection open until <paramref name="stoppingToken"/>, reconnecting after a jittered pause that
     /// starts at ReconnectDelay and grows up to MaxReconnectDelay while attempts keep failing.
     /// </summary>
-    public async Task RunAsync(CancellationToken stoppingToken)
-    {
-        var backoff = new ReconnectBackoff(Options.ReconnectDelay, Options.MaxReconnectDelay, Random.Shared);
-        try
-        {
-            while (!stoppingToken.IsCancellationRequested)
-            {
-                if (_current is { IsOpen: true } connection)
-                {
-                    await connection.Closed.WaitAsync(stoppingToken).ConfigureAwait(false);
-                    LogConnectionLost(_host, _port);
-                }
-                else if (await TryConnectAsync(stoppingToken).ConfigureAwait(false))
-                {
-                    backoff.Reset();
-                    continue;
-                }
-                await Task.Delay(backoff.Next(), stoppingToken).ConfigureAwait(false);
-            }
-        }
-        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
-        {
-            // Shutting down.
-        }
-    }
+    public Task RunAsync(CancellationToken stoppingToken) => _keeper.RunAsync(stoppingToken);
 
     /// <summary>Sends one request on the current connection with the client's RequestTimeout; see <see cref="IprotoConnection.SendAsync{TState}"/>.</summary>
     public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, IprotoBodyWriter<TState>? writeBody,
@@ -86,7 +47,7 @@ public sealed partial class IprotoClient(IprotoClientOptions options, ILogger<Ip
     public Task<IprotoResponse> SendAsync<TState>(IprotoCode code, TState state, IprotoBodyWriter<TState>? writeBody,
         TimeSpan timeout, CancellationToken cancellationToken)
     {
-        var connection = _current;
+        var connection = _keeper.Current;
         if (connection is null || !connection.IsOpen) return Task.FromException<IprotoResponse>(NotConnected());
         return connection.SendAsync(code, state, writeBody, timeout, cancellationToken);
     }
@@ -101,7 +62,7 @@ public sealed partial class IprotoClient(IprotoClientOptions options, ILogger<Ip
     public async ValueTask<uint> GetSpaceIdAsync(string name, CancellationToken cancellationToken)
     {
         if (_spaces.TryGetValue(name, out var id)) return id;
-        var connection = _current;
+        var connection = _keeper.Current;
         if (connection is null || !connection.IsOpen) throw NotConnected();
         _spaces = await LoadSpacesAsync(connection, cancellationToken).ConfigureAwait(false);
         return _spaces.TryGetValue(name, out id)
@@ -109,15 +70,30 @@ public sealed partial class IprotoClient(IprotoClientOptions options, ILogger<Ip
             : throw new InvalidOperationException($"Tarantool has no space '{name}': was infra/config/tarantool/init.lua run?");
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        if (_current is { } connection) await connection.DisposeAsync().ConfigureAwait(false);
-    }
+    public ValueTask DisposeAsync() => _keeper.DisposeAsync();
 
-    public void Dispose() => _current?.Dispose();
+    public void Dispose() => _keeper.Dispose();
 
     private static IprotoUnavailableException NotConnected() =>
         new(IprotoUnavailableReason.NotConnected, "not connected");
+
+    /// <summary>One connection attempt for the keeper: connect, greet, authenticate, load the spaces.</summary>
+    private async Task<IprotoConnection> OpenAsync(CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(Options.ConnectTimeout);
+        var connection = await IprotoConnection.OpenAsync(Options.Connection, timeout.Token).ConfigureAwait(false);
+        try
+        {
+            _spaces = await LoadSpacesAsync(connection, timeout.Token).ConfigureAwait(false);
+            return connection;
+        }
+        catch
+        {
+            await connection.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
 
     private async Task<FrozenDictionary<string, uint>> LoadSpacesAsync(IprotoConnection connection, CancellationToken cancellationToken)
     {
@@ -142,13 +118,4 @@ public sealed partial class IprotoClient(IprotoClientOptions options, ILogger<Ip
         }
         return spaces.ToFrozenDictionary();
     }
-
-    [LoggerMessage(LogLevel.Information, "Connected to Tarantool at {Host}:{Port} ({Version})")]
-    private partial void LogConnected(string host, int port, string version);
-
-    [LoggerMessage(LogLevel.Warning, "Cannot connect to Tarantool at {Host}:{Port}: {Reason}; retrying")]
-    private partial void LogConnectFailed(string host, int port, string reason);
-
-    [LoggerMessage(LogLevel.Warning, "Lost the connection to Tarantool at {Host}:{Port}; reconnecting")]
-    private partial void LogConnectionLost(string host, int port);
 }

@@ -1,54 +1,44 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Net.Sockets;
-using System.Threading.Channels;
 using MessagePack;
+using Wire.Connections;
 
 namespace Tarantool.Iproto;
 
 /// <summary>
 /// One authenticated IPROTO socket carrying many requests at once: callers serialize their
-/// frame into a shared queue buffer and wait on a completion keyed by the sync id; a writer loop
-/// sends whatever is queued, and a reader loop completes answers as they arrive. The writer never
-/// waits for company — a lone request is written at once, and requests that arrive while a write
-/// is in flight go out together in the next one. A connection that has received nothing for the
+/// frame into the shared <see cref="PipelinedWriter"/> and wait on a completion keyed by the sync id,
+/// and a reader loop completes answers as they arrive, in whatever order. A connection that has received nothing for the
 /// ping interval sends IPROTO_PING; no answer within the ping timeout breaks it. Once broken, the
 /// connection stays broken: every waiting and later request fails with
 /// <see cref="IprotoUnavailableException"/> and <see cref="Closed"/> completes, so the owner can open a new one.
 /// </summary>
-public sealed class IprotoConnection : IAsyncDisposable, IDisposable
+public sealed class IprotoConnection : IKeptConnection
 {
-    // TCP keepalive (seconds) backs the ping up below the protocol, e.g. while a connect or an auth is pending:
-    // a silent peer is declared dead after about KeepAliveTime + KeepAliveRetryCount × KeepAliveInterval.
-    private const int KeepAliveTimeSeconds = 5;
-    private const int KeepAliveIntervalSeconds = 2;
-    private const int KeepAliveRetryCount = 3;
+    // TCP keepalive backs the ping up below the protocol, e.g. while a connect or an auth is pending.
+    private static readonly TcpKeepAlive KeepAlive = new(IdleSeconds: 5, IntervalSeconds: 2, RetryCount: 3);
 
     private readonly Socket _socket;
     private readonly NetworkStream _stream;
-    private readonly Lock _queueLock = new();
-    private readonly Channel<bool> _wake = Channel.CreateBounded<bool>(
-        new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
+    private readonly PipelinedWriter _writer;
     private readonly ConcurrentDictionary<ulong, PendingAnswer> _pending = new();
     private readonly Timer _sweep;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly IprotoFrame.Handler _complete;
     private readonly long _pingIntervalMs;
     private readonly long _pingTimeoutMs;
-    private PooledBufferWriter _queued = new();
-    private PooledBufferWriter _writing = new();
-    private Exception? _failure;
     private long _lastSync;
     private long _lastReceived = Environment.TickCount64;
     private ulong _pingSync; // 0: no ping in flight
     private long _pingDeadline;
     private Task _readLoop = Task.CompletedTask;
-    private Task _writeLoop = Task.CompletedTask;
 
     private IprotoConnection(Socket socket, NetworkStream stream, IprotoGreeting greeting, IprotoConnectionOptions options)
     {
         _socket = socket;
         _stream = stream;
+        _writer = new PipelinedWriter(stream, Fail);
         Greeting = greeting;
         _complete = Complete;
         _pingIntervalMs = (long)options.PingInterval.TotalMilliseconds;
@@ -67,19 +57,15 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     /// <summary>Completes when the connection broke or was disposed.</summary>
     public Task Closed => _closed.Task;
 
-    public bool IsOpen => Volatile.Read(ref _failure) is null;
+    public bool IsOpen => _writer.ClosedBecause is null;
 
     /// <summary>Connects, reads the greeting and authenticates (skipped for the guest user); <paramref name="cancellationToken"/> bounds it all.</summary>
     public static async Task<IprotoConnection> OpenAsync(IprotoConnectionOptions options, CancellationToken cancellationToken)
     {
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        var socket = KeepAlive.CreateSocket();
         IprotoConnection? connection = null;
         try
         {
-            socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, KeepAliveTimeSeconds);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, KeepAliveIntervalSeconds);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, KeepAliveRetryCount);
             await socket.ConnectAsync(options.Host, options.Port, cancellationToken).ConfigureAwait(false);
             var stream = new NetworkStream(socket, ownsSocket: true);
             var greeting = new byte[IprotoGreeting.Size];
@@ -116,7 +102,7 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         if (!TryQueue(code, sync, state, writeBody, answer))
         {
             return Task.FromException<IprotoResponse>(
-                new IprotoUnavailableException(IprotoUnavailableReason.NotConnected, "not connected", _failure));
+                new IprotoUnavailableException(IprotoUnavailableReason.NotConnected, "not connected", _writer.ClosedBecause));
         }
         if (cancellationToken.CanBeCanceled) answer.CancelWith(cancellationToken);
         return answer.Task;
@@ -132,13 +118,13 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     public async ValueTask DisposeAsync()
     {
         Dispose();
-        await Task.WhenAll(_readLoop, _writeLoop).ConfigureAwait(false);
+        await Task.WhenAll(_readLoop, _writer.Completion).ConfigureAwait(false);
     }
 
     private void Start()
     {
         _readLoop = Task.Run(ReadLoopAsync);
-        _writeLoop = Task.Run(WriteLoopAsync);
+        _writer.Start();
     }
 
     private ulong NextSync() => (ulong)Interlocked.Increment(ref _lastSync);
@@ -146,52 +132,8 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
     /// <summary>Appends the frame to the queue (and <paramref name="answer"/>, if any, to the waiting); false once failed.</summary>
     private bool TryQueue<TState>(IprotoCode code, ulong sync, TState state, IprotoBodyWriter<TState>? writeBody, PendingAnswer? answer)
     {
-        bool wasEmpty;
-        lock (_queueLock)
-        {
-            // Checked under the same lock Fail takes, so no request is queued after the drain.
-            if (_failure is not null) return false;
-            var start = _queued.WrittenCount;
-            try
-            {
-                IprotoFrame.Write(_queued, code, sync, state, writeBody);
-            }
-            catch
-            {
-                _queued.Truncate(start);
-                throw;
-            }
-            if (answer is not null) _pending[sync] = answer;
-            wasEmpty = start == 0;
-        }
-        // Only the empty → non-empty transition needs to wake the writer: it drains until empty.
-        if (wasEmpty) _wake.Writer.TryWrite(true);
-        return true;
-    }
-
-    private async Task WriteLoopAsync()
-    {
-        try
-        {
-            while (await _wake.Reader.WaitToReadAsync().ConfigureAwait(false))
-            {
-                _wake.Reader.TryRead(out _);
-                while (true)
-                {
-                    lock (_queueLock)
-                    {
-                        if (_queued.WrittenCount == 0) break;
-                        (_queued, _writing) = (_writing, _queued);
-                    }
-                    await _stream.WriteAsync(_writing.WrittenMemory).ConfigureAwait(false);
-                    _writing.Clear();
-                }
-            }
-        }
-        catch (Exception ex)
-        {
-            Fail(ex);
-        }
+        var frame = new Request<TState>(code, sync, state, writeBody, answer, _pending);
+        return _writer.TryEnqueue(ref frame);
     }
 
     private async Task ReadLoopAsync()
@@ -280,11 +222,8 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
 
     private void Fail(Exception reason)
     {
-        lock (_queueLock)
-        {
-            if (_failure is not null) return;
-            Volatile.Write(ref _failure, reason);
-        }
+        // After this no request is queued (nor waits), so the drain below misses none.
+        if (!_writer.TryClose(reason)) return;
         foreach (var sync in _pending.Keys)
         {
             if (_pending.TryRemove(sync, out var answer))
@@ -292,7 +231,6 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
                 answer.TryFail(new IprotoUnavailableException(IprotoUnavailableReason.ConnectionLost, "connection lost", reason));
             }
         }
-        _wake.Writer.TryComplete();
         _sweep.Dispose();
         _socket.Dispose(); // unblocks the reader
         _closed.TrySetResult();
@@ -307,6 +245,17 @@ public sealed class IprotoConnection : IAsyncDisposable, IDisposable
         writer.WriteArrayHeader(2);
         writer.Write("chap-sha1");
         writer.Write(auth.Scramble);
+    }
+
+    /// <summary>One request frame as the writer queues it; the answer waits under its sync id once the frame is queued.</summary>
+    private readonly struct Request<TState>(IprotoCode code, ulong sync, TState state, IprotoBodyWriter<TState>? writeBody,
+        PendingAnswer? answer, ConcurrentDictionary<ulong, PendingAnswer> pending) : IOutgoingFrame
+    {
+        public void WriteTo(PooledBufferWriter output)
+        {
+            IprotoFrame.Write(output, code, sync, state, writeBody);
+            if (answer is not null) pending[sync] = answer;
+        }
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using MessagePack;
+using Wire.Connections;
 
 namespace Tarantool.Iproto;
 

@@ -1,12 +1,12 @@
 using System.Buffers;
 
-namespace Tarantool.Iproto;
+namespace Wire.Connections;
 
 /// <summary>
 /// A growable buffer from <see cref="ArrayPool{T}.Shared"/> whose written bytes can be patched
-/// (IPROTO frames start with their length, known only after the body is written).
+/// (a frame that starts with its length, known only after the body is written, is patched in place).
 /// </summary>
-internal sealed class PooledBufferWriter(int initialCapacity = 64 * 1024) : IBufferWriter<byte>, IDisposable
+public sealed class PooledBufferWriter(int initialCapacity = 64 * 1024) : IBufferWriter<byte>, IDisposable
 {
     private byte[] _buffer = ArrayPool<byte>.Shared.Rent(initialCapacity);
 
@@ -37,7 +37,7 @@ internal sealed class PooledBufferWriter(int initialCapacity = 64 * 1024) : IBuf
         if (_buffer.Length > 4 * 1024 * 1024)
         {
             ArrayPool<byte>.Shared.Return(_buffer);
-            _buffer = ArrayPool<byte>.Shared.Rent(64 * 1024);
+            _buffer = ArrayPool<byte>.Shared.Rent(initialCapacity);
         }
     }
 

@@ -1,5 +1,5 @@
 
-namespace Tarantool.Iproto.Tests;
+namespace Wire.Connections.Tests;
 
 public sealed class ReconnectBackoffTests
 {

@@ -1,11 +1,11 @@
-namespace Tarantool.Iproto;
+namespace Wire.Connections;
 
 /// <summary>
 /// Pauses between reconnection attempts: <c>first × 2^n</c> for the n-th failure in a row, capped at
 /// <c>max</c>, each scaled by a random factor in [0.8, 1.2] (and capped again) so that many clients
 /// cut off together do not all return in the same instant. <see cref="Reset"/> after a successful connect.
 /// </summary>
-internal sealed class ReconnectBackoff(TimeSpan first, TimeSpan max, Random random)
+public sealed class ReconnectBackoff(TimeSpan first, TimeSpan max, Random random)
 {
     private const double Jitter = 0.2;
     private int _failures;
