@@ -135,6 +135,25 @@ public sealed class BeanstalkdFaultTests
     }
 
     [Fact]
+    public async Task WithItsLoopRunningTheClientReconnectsAfterARestartBeforeAnyCall()
+    {
+        await using var server = await BeanstalkdProcess.StartAsync();
+        await using var client = new BeanstalkdClient(BeanstalkdTestServer.Options(port: server.Port));
+        using var stop = new CancellationTokenSource();
+        var loop = client.RunAsync(stop.Token);
+        await WaitUntilAsync(() => client.IsConnected);
+
+        await server.KillAsync();
+        await WaitUntilAsync(() => !client.IsConnected);
+        await server.RestartAsync();
+        await WaitUntilAsync(() => client.IsConnected);
+
+        await client.PingAsync();
+        await stop.CancelAsync();
+        await loop.WaitAsync(TimeSpan.FromSeconds(5));
+    }
+
+    [Fact]
     public async Task CallsWaitingWhenTheServerDiesFailAsUnavailable()
     {
         await using var server = await BeanstalkdProcess.StartAsync();
