@@ -17,6 +17,9 @@ public sealed class BeanstalkdFaultTests
     {
         var options = BeanstalkdTestServer.Options(port: ClosedPort());
         options.Timeout = options.ConnectTimeout = TimeSpan.FromSeconds(2);
+        // A pause far longer than two calls take, even on a loaded machine.
+        options.ReconnectDelay = TimeSpan.FromSeconds(5);
+        options.MaxReconnectDelay = TimeSpan.FromSeconds(10);
         await using var client = new BeanstalkdClient(options);
         var watch = Stopwatch.StartNew();
 
