@@ -8,7 +8,8 @@ namespace Beanstalkd.Client;
 /// One socket to beanstalkd carrying many calls at once. beanstalkd answers a connection's
 /// commands one by one in the order it received them, so commands are written in the order the
 /// replies are expected: a caller appends its command to the shared <see cref="PipelinedWriter"/> and
-/// its <see cref="BeanstalkdPendingReply"/> to a FIFO under the writer's one lock; a reader loop cuts replies out of the received bytes and hands each to the oldest waiting call.
+/// its <see cref="BeanstalkdPendingReply"/> to a FIFO under the writer's one lock; a reader loop
+/// cuts replies out of the received bytes and hands each to the oldest waiting call.
 /// <para>
 /// Matching by order only works while every reply arrives, so the connection is dropped — and
 /// stays broken, failing every waiting and later call with

@@ -9,8 +9,8 @@ namespace Tarantool.Iproto;
 /// <summary>
 /// One authenticated IPROTO socket carrying many requests at once: callers serialize their
 /// frame into the shared <see cref="PipelinedWriter"/> and wait on a completion keyed by the sync id,
-/// and a reader loop completes answers as they arrive, in whatever order. A connection that has received nothing for the
-/// ping interval sends IPROTO_PING; no answer within the ping timeout breaks it. Once broken, the
+/// and a reader loop completes answers as they arrive, in whatever order. A connection that has
+/// received nothing for the ping interval sends IPROTO_PING; no answer within the ping timeout breaks it. Once broken, the
 /// connection stays broken: every waiting and later request fails with
 /// <see cref="IprotoUnavailableException"/> and <see cref="Closed"/> completes, so the owner can open a new one.
 /// </summary>
