@@ -29,6 +29,7 @@ public static class Cli
             new EnvCommand(),
             new ServeCommand(),
             new CrashCommand(),
+            new BenchCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

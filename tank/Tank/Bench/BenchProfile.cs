@@ -1,0 +1,76 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// The sizes and durations of a bench run: the data set, the ammo, and every schedule, each
+/// measured schedule derived from the capacity C a closed-model probe finds right before it (the
+/// warm-up climbs to C, the measured ramp to <see cref="RampFactor"/>·C, so the report's
+/// "max rps @ SLO" finds the knee instead of a lower bound). <c>--quick</c> is a smoke test.
+/// </summary>
+public sealed record BenchProfile
+{
+    public required bool Quick { get; init; }
+    public required long Locations { get; init; }
+    public required long Items { get; init; }
+    public int ProbeInstances { get; init; } = 64;
+    public required string ProbeSchedule { get; init; }
+    public required int WarmupSeconds { get; init; }
+    public required int RampSeconds { get; init; }
+    public double RampFactor { get; init; } = 1.5;
+    public required string PrefillSchedule { get; init; }
+    public required long PrefillCount { get; init; }
+    public required long QueueProbeDepth { get; init; }
+    public required long KvKeys { get; init; }
+    public required int ClusterWarmupSeconds { get; init; }
+    /// <summary>The runner loops over the file when a schedule needs more.</summary>
+    public required long AmmoCount { get; init; }
+    public int CrossCheckConnections { get; init; } = 64;
+    public int CrossCheckSeconds { get; init; } = 10;
+
+    public static BenchProfile For(bool quick) => quick ? QuickProfile : DefaultProfile;
+
+    private static readonly BenchProfile QuickProfile = new()
+    {
+        Quick = true,
+        Locations = 10_000,
+        Items = 50_000,
+        ProbeSchedule = "const(64, 1s) const(0, 1s)",
+        WarmupSeconds = 1,
+        RampSeconds = 3,
+        PrefillSchedule = "const(500, 1s)",
+        PrefillCount = 500,
+        QueueProbeDepth = 20_000,
+        KvKeys = 2_000,
+        ClusterWarmupSeconds = 2,
+        AmmoCount = 5_000,
+    };
+
+    // 40 runs (22 author/item, 18 queue) of about 35 s each keep the default run under 30 minutes.
+    private static readonly BenchProfile DefaultProfile = new()
+    {
+        Quick = false,
+        Locations = 100_000,
+        Items = 500_000,
+        ProbeSchedule = "const(64, 1s) const(0, 4s)",
+        WarmupSeconds = 5,
+        RampSeconds = 20,
+        PrefillSchedule = "const(1000, 5s)",
+        PrefillCount = 5_000,
+        QueueProbeDepth = 100_000,
+        KvKeys = 100_000,
+        ClusterWarmupSeconds = 20,
+        AmmoCount = 200_000,
+    };
+
+    /// <summary>The measured ramp's top for a probed capacity.</summary>
+    public long RampTop(long capacity) => (long)(capacity * RampFactor);
+
+    public string Warmup(long capacity) => $"line(1, {capacity}, {WarmupSeconds}s)";
+
+    public string Ramp(long capacity) => $"line(1, {RampTop(capacity)}, {RampSeconds}s)";
+
+    /// <summary>
+    /// Messages a queue-read run's warm-up and ramp can take (the areas under their lines) plus
+    /// 20 %, so the queue never runs dry while measured.
+    /// </summary>
+    public long QueueReadsNeeded(long capacity) => (capacity * WarmupSeconds + RampTop(capacity) * RampSeconds) * 6 / 10 + 1000;
+}
