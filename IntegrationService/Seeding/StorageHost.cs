@@ -15,6 +15,8 @@ internal static class StorageHost
     {
         var builder = Host.CreateApplicationBuilder();
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        // Logs go to stderr: stdout is the tools' answer (fill-queue's and settle's JSON), which the bench parses.
+        builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace);
         builder.AddStorage();
         return builder.Build();
     }
