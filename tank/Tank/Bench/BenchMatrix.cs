@@ -18,16 +18,22 @@ public sealed record BenchMatrix(
     /// <summary>The key-value study is asked for by name (or by --cluster): it keeps the default run short.</summary>
     public static IReadOnlyList<string> DefaultScenarios { get; } = Scenarios.Names.Where(s => BenchApi.Of(s) != BenchApi.KeyValue).ToArray();
 
+    /// <summary>
+    /// --quick measures fewer cells properly rather than all of them badly: an author read (every
+    /// architecture with authors) and a queue write (every queue), within 6 minutes.
+    /// </summary>
+    public static IReadOnlyList<string> QuickScenarios { get; } = ["author-read", "queue-write"];
+
     public static IReadOnlyList<string> ClusterScenarioNames { get; } = Scenarios.Names.Where(s => BenchApi.Of(s) == BenchApi.KeyValue).ToArray();
 
     /// <summary>Every cell, the cluster's after the single node's, as they run.</summary>
     public IEnumerable<BenchCell> AllCells(int nodes) =>
         Cells.Concat(ClusterStores.SelectMany(store => ClusterScenarios.Select(s => new BenchCell(s, store, nodes))));
 
-    public static BenchMatrix Build(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck)
+    public static BenchMatrix Build(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false)
     {
         var chosen = ChooseStorages(catalogue, storages);
-        var scenarioNames = scenarios ?? (clusterNodes >= 2 ? ClusterScenarioNames : DefaultScenarios);
+        var scenarioNames = scenarios ?? (clusterNodes >= 2 ? ClusterScenarioNames : quick ? QuickScenarios : DefaultScenarios);
         foreach (var name in scenarioNames.Where(n => !Scenarios.Names.Contains(n)))
             throw new TankInputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
 

@@ -13,6 +13,8 @@ public sealed record BenchOptions
     public bool CrossCheck { get; init; }
     /// <summary>0: no cluster runs.</summary>
     public int ClusterNodes { get; init; }
+    /// <summary>How often each cell's ramp runs; null: the profile's (3, or 1 with --quick).</summary>
+    public int? Repeat { get; init; }
     public required string ServiceDll { get; init; }
     public required string Root { get; init; }
     public int Port { get; init; } = 18080;

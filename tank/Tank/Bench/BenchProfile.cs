@@ -23,6 +23,12 @@ public sealed record BenchProfile
     public required int ClusterWarmupSeconds { get; init; }
     /// <summary>The runner loops over the file when a schedule needs more.</summary>
     public required long AmmoCount { get; init; }
+    /// <summary>How often the measured ramp runs per cell (--repeat overrides it).</summary>
+    public required int Repeats { get; init; }
+    /// <summary>The capacity search after the ramps: bisecting holds, then a longer confirmation.</summary>
+    public required int SearchSteps { get; init; }
+    public required int HoldSeconds { get; init; }
+    public required int ConfirmSeconds { get; init; }
     public int CrossCheckConnections { get; init; } = 64;
     public int CrossCheckSeconds { get; init; } = 10;
 
@@ -34,8 +40,12 @@ public sealed record BenchProfile
         Locations = 10_000,
         Items = 50_000,
         ProbeSchedule = "const(64, 1s) const(0, 1s)",
-        WarmupSeconds = 1,
-        RampSeconds = 3,
+        WarmupSeconds = 2,
+        RampSeconds = 4,
+        Repeats = 1,
+        SearchSteps = 3,
+        HoldSeconds = 2,
+        ConfirmSeconds = 3,
         PrefillSchedule = "const(500, 1s)",
         PrefillCount = 500,
         QueueProbeDepth = 20_000,
@@ -44,15 +54,21 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 40 runs (22 author/item, 18 queue) of about 35 s each keep the default run under 30 minutes.
+    // 40 cells (22 author/item, 18 queue) of about 60 s each (probe 3 s, warm-up 4 s, three
+    // ramps of 8 s, four holds of 2 s, a 15 s confirmation, about 6 s of preparations) keep the
+    // default run within 45 minutes.
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
         Locations = 100_000,
         Items = 500_000,
-        ProbeSchedule = "const(64, 1s) const(0, 4s)",
-        WarmupSeconds = 5,
-        RampSeconds = 20,
+        ProbeSchedule = "const(64, 1s) const(0, 2s)",
+        WarmupSeconds = 4,
+        RampSeconds = 8,
+        Repeats = 3,
+        SearchSteps = 4,
+        HoldSeconds = 2,
+        ConfirmSeconds = 15,
         PrefillSchedule = "const(1000, 5s)",
         PrefillCount = 5_000,
         QueueProbeDepth = 100_000,
@@ -69,8 +85,13 @@ public sealed record BenchProfile
     public string Ramp(long capacity) => $"line(1, {RampTop(capacity)}, {RampSeconds}s)";
 
     /// <summary>
-    /// Messages a queue-read run's warm-up and ramp can take (the areas under their lines) plus
-    /// 20 %, so the queue never runs dry while measured.
+    /// Messages a queue-read run's warm-up (the first repeat has one) and ramp can take (the areas
+    /// under their lines) plus 20 %, so the queue never runs dry while measured.
     /// </summary>
-    public long QueueReadsNeeded(long capacity) => (capacity * WarmupSeconds + RampTop(capacity) * RampSeconds) * 6 / 10 + 1000;
+    public long QueueReadsNeeded(long capacity, bool warmup = true) => ((warmup ? capacity * WarmupSeconds : 0) + RampTop(capacity) * RampSeconds) * 6 / 10 + 1000;
+
+    /// <summary>Messages a constant hold takes, plus 20 %.</summary>
+    public static long QueueReadsNeeded(long rate, int seconds) => rate * seconds * 12 / 10 + 1000;
+
+    public SearchPlan Search(double sloMs) => new(SearchSteps, HoldSeconds, ConfirmSeconds, sloMs);
 }

@@ -14,9 +14,9 @@ public static class BenchRun
     public static void Run(BenchOptions options, CancellationToken cancel)
     {
         var catalogue = Catalogue.Load(options.ServiceDll, cancel);
-        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck);
+        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
-        var profile = BenchProfile.For(options.Quick);
+        var profile = BenchProfile.For(options.Quick) is var p && options.Repeat is { } repeat ? p with { Repeats = repeat } : BenchProfile.For(options.Quick);
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
         var runDir = Path.Combine(options.Root, "reports", stamp);
         Directory.CreateDirectory(Path.Combine(runDir, "runs"));
@@ -37,7 +37,7 @@ public static class BenchRun
 
         var target = new BenchTarget($"127.0.0.1:{options.Port}", client, CpuTargets.ForService(service.Pid, matrix.CpuServers, options.Root, cancel));
         var cells = matrix.AllCells(options.ClusterNodes).ToList();
-        BenchLog.Write($"{cells.Count} runs: {string.Join(", ", cells.Select(c => c.Label))}");
+        BenchLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
         var progress = new BenchProgress(cells.Count, PlannedSecondsPerCell(profile));
         var runner = new CellRunner(context, steps);
         foreach (var cell in matrix.Cells)
@@ -48,7 +48,8 @@ public static class BenchRun
         BenchReport.Write(context, stamp);
     }
 
-    // Before the first cell is done: its schedules plus about 8 s of preparation (ammo, prefills, settling).
-    private static double PlannedSecondsPerCell(BenchProfile profile) =>
-        ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds + 8;
+    // Before the first cell is done: its schedules plus about 10 s of preparation (ammo, prefills, settling).
+    public static double PlannedSecondsPerCell(BenchProfile profile) =>
+        ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds * profile.Repeats
+        + profile.SearchSteps * profile.HoldSeconds + profile.ConfirmSeconds + 10;
 }

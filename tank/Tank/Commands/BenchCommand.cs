@@ -12,7 +12,7 @@ namespace Tank.Commands;
 /// </summary>
 public sealed class BenchCommand : Command
 {
-    private readonly Option<bool> _quick = TankOption.Flag("--quick", "A smaller data set and second-long probes and ramps: a smoke test (about 6 minutes)");
+    private readonly Option<bool> _quick = TankOption.Flag("--quick", "A smaller data set, short schedules, one ramp and by default only author-read and queue-write: under 6 minutes");
     private readonly Option<string[]?> _storage = TankOption.Create<string[]?>("--storage", "Only these architectures (names or aliases from the catalogue)", Names, "a,b");
     private readonly Option<string[]?> _scenario = TankOption.Create<string[]?>("--scenario", "Only these scenarios (default: all but kv-*; with --cluster: kv-put,kv-get)", Names, "s,t");
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO", ValueParsers.PositiveNumber, "ms").WithDefault(10);
@@ -20,6 +20,8 @@ public sealed class BenchCommand : Command
     private readonly Option<bool> _crossCheck = TankOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
     private readonly Option<long> _cluster = TankOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
         ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
+    private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's measured ramp N times; the summary gets each repeat, their median and min–max (default 3, with --quick 1)",
+        ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
     private readonly Option<string> _serviceDll = TankOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _root = TankOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
     private readonly Option<long> _port = TankOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
@@ -33,7 +35,7 @@ public sealed class BenchCommand : Command
 
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
-        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _serviceDll, _root, _port, _clusterPort })
+        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _serviceDll, _root, _port, _clusterPort })
             Add(option);
         SetAction(Run);
     }
@@ -42,12 +44,14 @@ public sealed class BenchCommand : Command
     public BenchOptions OptionsOf(ParseResult parse) => new()
     {
         Quick = parse.GetValue(_quick),
-        Storages = parse.GetValue(_storage),
-        Scenarios = parse.GetValue(_scenario),
+        // Absent, a list option reads as empty: that means "all", not "none".
+        Storages = parse.GetValue(_storage) is { Length: > 0 } storages ? storages : null,
+        Scenarios = parse.GetValue(_scenario) is { Length: > 0 } scenarios ? scenarios : null,
         SloMs = parse.GetRequiredValue(_sloMs),
         Seed = parse.GetRequiredValue(_seed),
         CrossCheck = parse.GetValue(_crossCheck),
         ClusterNodes = (int)parse.GetRequiredValue(_cluster),
+        Repeat = (int?)parse.GetValue(_repeat),
         ServiceDll = Path.GetFullPath(parse.GetRequiredValue(_serviceDll)),
         Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
         Port = (int)parse.GetRequiredValue(_port),

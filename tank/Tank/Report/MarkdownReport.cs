@@ -20,7 +20,7 @@ public static class MarkdownReport
         md.AppendLine("## Summary").AppendLine();
         var (header, rows) = ReportText.Summary(runs);
         Table(md, header, rows);
-        md.AppendLine().AppendLine(ReportText.Method(sloMs)).AppendLine();
+        md.AppendLine().AppendLine(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).AppendLine();
         md.AppendLine("![architectures compared](charts/comparison.svg)").AppendLine();
         md.AppendLine("## Latency against throughput").AppendLine();
         md.AppendLine("Each point is one second of a run: the rate answered in it and its p99 (dots, solid) and p50 (dashed). Further right before the curve rises past the SLO line is better.").AppendLine();

@@ -60,6 +60,16 @@ public static class ReportSummary
                     ran_dry = r.QueueRanDry,
                     no_content_answers = r.NoContentAnswers,
                 },
+                capacity = r.Capacity is not { } c ? null : new
+                {
+                    confirmed_rps = c.ConfirmedRps,
+                    confirmed_p99_ms = c.ConfirmedP99Ms,
+                    confirm_seconds = c.ConfirmSeconds,
+                    holds = c.Holds.Select(h => new { rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, held = h.Held, confirmation = h.Confirmation }),
+                    repeats = c.Repeats.Select(x => x.MaxRpsAtSlo),
+                    median = c.Median,
+                    spread = c.Spread is not { } spread ? null : new { min = spread.Min, max = spread.Max },
+                },
                 server = r.Server is not { } s ? null : new
                 {
                     missing = s.Missing,

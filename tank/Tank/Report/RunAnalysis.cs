@@ -47,6 +47,9 @@ public sealed record RunAnalysis
     /// <summary>A queue run's depth at its start and end (queue.json); null for other runs or when not recorded.</summary>
     public QueueDepth? Queue { get; init; }
 
+    /// <summary>The capacity search, its confirmation and the repeats (capacity.json); null when the run had none.</summary>
+    public CapacityFile? Capacity { get; init; }
+
     /// <summary>The service's own measurements of the run (its /metrics scraped before and after); null when not read.</summary>
     public ServerView? Server { get; init; }
 
