@@ -8,8 +8,8 @@ public sealed class BenchProfileTests
 {
     [Theory]
     [InlineData(false, 2000, "line(1, 2000, 4s)", "line(1, 3000, 8s)")]
-    [InlineData(true, 2000, "line(1, 2000, 2s)", "line(1, 3000, 4s)")]
-    [InlineData(true, 10, "line(1, 10, 2s)", "line(1, 15, 4s)")]
+    [InlineData(true, 2000, "line(1, 2000, 1s)", "line(1, 3000, 4s)")]
+    [InlineData(true, 10, "line(1, 10, 1s)", "line(1, 15, 4s)")]
     public void WarmUpClimbsToCAndTheMeasuredRampToOneAndAHalfC(bool quick, long capacity, string warmup, string ramp)
     {
         var profile = BenchProfile.For(quick);

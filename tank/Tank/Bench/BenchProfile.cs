@@ -40,7 +40,7 @@ public sealed record BenchProfile
         Locations = 10_000,
         Items = 50_000,
         ProbeSchedule = "const(64, 1s) const(0, 1s)",
-        WarmupSeconds = 2,
+        WarmupSeconds = 1, // right after a probe at full load: the code is hot, the pools open
         RampSeconds = 4,
         Repeats = 1,
         SearchSteps = 3,
