@@ -35,6 +35,9 @@ public sealed class ScriptInvocationTests
         ["run", "tank/load.yaml", "--ammo", "reports/20260101T000000Z/crosscheck/postgres-redis-persistent/ammo.txt", "--address", "127.0.0.1:18080",
             "--schedule", "const(64, 1s) const(0, 9s)", "--out", "reports/20260101T000000Z/crosscheck/postgres-redis-persistent/tank", "--load-type", "instances", "--instances", "64",
             "--storage", "postgres-redis-persistent", "--scenario", "item-read", "--durability", "", "--cpu", "service=4242", "--quiet"],
+        // script/bench: everything after the servers are up and the builds done
+        ["bench", "--quick", "--storage", "postgres", "--scenario", "author-read,queue-read", "--slo-ms", "10", "--seed", "1", "--crosscheck", "--cluster", "3",
+            "--service-dll", "/repo/IntegrationService/bin/Release/net10.0/IntegrationService.dll", "--root", "/repo", "--port", "18080", "--cluster-port", "18180"],
         ["capacity", "work/probe"],
         ["env", "reports/20260101T000000Z", "--server", "postgresql=16.4", "--server", "tarantool=3.2.1-0-g1d2c6d3", "--server", ".net=10.0.100",
             "--durability", "postgres=synchronous_commit=on", "--durability", "redis-cache=none (a cache)",

@@ -77,10 +77,10 @@ public sealed class CompareCommandTests
         const string run = "\"storage\": \"redis\", \"scenario\": \"kv-get\", \"max_sustained_rps\": 900, \"quantiles_ms\": {\"p99\": 1}";
         var nested = ReportFileReader.Read(f.Raw("nested", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_rps\": 1000, \"spread\": {{\"rps\": [950, 1100]}}, " +
             "\"repeats\": [{\"confirmed_rps\": 950, \"p99_ms\": 0.9}, {\"confirmed_rps\": 1100, \"p99_ms\": 1.3}]}]}"));
-        Assert.Equal(new Spread(950, 1100), nested.Cells[0].Capacity.Spread);
-        Assert.Equal(new Spread(0.9, 1.3), nested.Cells[0].P99Ms.Spread);
+        Assert.Equal(new Tank.Compare.Spread(950, 1100), nested.Cells[0].Capacity.Spread);
+        Assert.Equal(new Tank.Compare.Spread(0.9, 1.3), nested.Cells[0].P99Ms.Spread);
         var unknown = ReportFileReader.Read(f.Raw("unknown", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"spread\": 7.5, \"repeats\": [\"a\", null]}}]}}"));
-        Assert.Equal(Spread.Of(900), unknown.Cells[0].Capacity.Spread);
+        Assert.Equal(Tank.Compare.Spread.Of(900), unknown.Cells[0].Capacity.Spread);
     }
 
     [Fact]

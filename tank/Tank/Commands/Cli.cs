@@ -34,6 +34,7 @@ public static class Cli
             new CompareCommand(),
             new HistoryCommand(),
             new VerdictCommand(),
+            new BenchCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

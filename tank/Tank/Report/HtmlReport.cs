@@ -28,7 +28,7 @@ public static class HtmlReport
         html.AppendLine("<h2>Summary</h2>");
         var (header, rows) = ReportText.Summary(runs);
         Table(html, header, rows);
-        html.AppendLine($"<p>{Enc(ReportText.Method(sloMs)).Replace("`", "")}</p>");
+        html.AppendLine($"<p>{Enc(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
         html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +

@@ -20,7 +20,7 @@ public static class MarkdownReport
         md.AppendLine("## Summary").AppendLine();
         var (header, rows) = ReportText.Summary(runs);
         Table(md, header, rows);
-        md.AppendLine().AppendLine(ReportText.Method(sloMs)).AppendLine();
+        md.AppendLine().AppendLine(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).AppendLine();
         md.AppendLine("![architectures compared](charts/comparison.svg)").AppendLine();
         md.Append(Verdicts.VerdictSection.Markdown(runs, sloMs));
         md.AppendLine("## Latency against throughput").AppendLine();

@@ -13,7 +13,7 @@ public static class ReportBuilder
     {
         var input = ReportInput.Discover(directory);
         var runs = input.Runs
-            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs) with { Queue = r.Queue, Server = ServerView.Read(r.Dir, r.Meta?.Storage ?? r.Storage) })
+            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs) with { Queue = r.Queue, Capacity = CapacityFile.TryRead(r.Dir), Server = ServerView.Read(r.Dir, r.Meta?.Storage ?? r.Storage) })
             .ToList();
         var generated = DateTimeOffset.UtcNow;
         var comparison = ComparisonChart.Render(runs, sloMs);

@@ -52,6 +52,8 @@ public sealed record RunAnalysis
 
     /// <summary>Per phout tag when the run had more than one (a --workload's read, update, insert, rmw-read, rmw-update); empty otherwise.</summary>
     public IReadOnlyList<OperationStats> Operations { get; init; } = [];
+    /// <summary>The capacity search, its confirmation and the repeats (capacity.json); null when the run had none.</summary>
+    public CapacityFile? Capacity { get; init; }
 
     /// <summary>The service's own measurements of the run (its /metrics scraped before and after); null when not read.</summary>
     public ServerView? Server { get; init; }
