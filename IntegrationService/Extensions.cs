@@ -28,8 +28,6 @@ public static class Extensions
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddSingleton<KvCluster>();
-        builder.Services.AddHostedService<KvPeerWarmup>();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
@@ -42,9 +40,11 @@ public static class Extensions
         return builder;
     }
 
-    /// <summary>JSON, ProblemDetails, health checks, Swagger.</summary>
+    /// <summary>JSON, ProblemDetails, health checks, Swagger, and the key-value API's cluster membership (a web node's, not the tools').</summary>
     public static IHostApplicationBuilder AddApi(this IHostApplicationBuilder builder)
     {
+        builder.Services.AddSingleton<KvCluster>();
+        builder.Services.AddHostedService<KvPeerWarmup>();
         // Kestrel's limits: body size → 413, header size and count → 431, request line → 414, and the
         // time a client gets to send its headers (a slow client is cut off). A body sent slower than
         // 240 bytes/s after a 5 s grace is cut off too (Kestrel's default, kept). The largest valid
