@@ -12,9 +12,11 @@ public static class RunCells
         {
             Storage = r.Storage,
             Scenario = r.Scenario,
-            Capacity = Figure.Single(r.MaxSustainedRps),
-            LowerBound = r.SloHeldAtPeak,
-            P99Ms = Figure.Single(r.QuantilesMs["p99"]),
+            // A searched cell's capacity is its confirmed rate (0 when none held), at the confirming hold's p99.
+            Capacity = Figure.Single(r.Capacity is { } c ? c.ConfirmedRps : r.MaxSustainedRps),
+            Confirmed = r.Capacity is not null,
+            LowerBound = r.Capacity is null && r.SloHeldAtPeak,
+            P99Ms = Figure.Single(r.Capacity?.ConfirmedP99Ms ?? r.QuantilesMs["p99"]),
             CpuUsPerRequest = servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
             ErrorRate = r.ErrorRate,
         };
