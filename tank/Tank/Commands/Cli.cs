@@ -28,7 +28,6 @@ public static class Cli
             new ReportCommand(),
             new EnvCommand(),
             new ServeCommand(),
-            new CrashCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;
