@@ -27,12 +27,15 @@ internal static class CrashHttp
         return new HttpClient(handler) { Timeout = TimeSpan.FromMilliseconds(timeoutMs) };
     }
 
-    /// <summary>A GET when <paramref name="body"/> is null, else a POST of JSON; the whole answer is read within the client's timeout.</summary>
-    public static async Task<HttpAnswer> SendAsync(HttpClient client, string url, byte[]? body)
+    /// <summary>
+    /// A GET when <paramref name="body"/> is null, else a POST (or <paramref name="method"/>) of it as JSON;
+    /// the whole answer is read within the client's timeout.
+    /// </summary>
+    public static async Task<HttpAnswer> SendAsync(HttpClient client, string url, byte[]? body, HttpMethod? method = null)
     {
         try
         {
-            using var request = new HttpRequestMessage(body is null ? HttpMethod.Get : HttpMethod.Post, url);
+            using var request = new HttpRequestMessage(method ?? (body is null ? HttpMethod.Get : HttpMethod.Post), url);
             if (body is not null) request.Content = new ByteArrayContent(body) { Headers = { ContentType = JsonType } };
             using var response = await client.SendAsync(request).ConfigureAwait(false);
             var content = await response.Content.ReadAsByteArrayAsync().ConfigureAwait(false);

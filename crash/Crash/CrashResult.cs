@@ -1,7 +1,7 @@
 using System.Globalization;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using Crash.Check;
 
 namespace Crash;
 
@@ -32,47 +32,13 @@ public sealed record CrashExamples
 }
 
 /// <summary>
-/// The result of <c>crash run</c>, written as <c>--out</c> (snake_case JSON). Times are seconds
-/// since the run started; the key counts ok + lost + stale + changed + unverified = keys_acked.
+/// The result of a run of authors, items or key-value pairs (snake_case JSON). The key counts
+/// ok + lost + stale + changed + unverified = keys_acked.
 /// </summary>
-public sealed record CrashResult
+public sealed record CrashResult : RunResult
 {
-    public const int ExamplesPerClass = 5;
-
-    public static readonly JsonSerializerOptions Json = new()
-    {
-        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
-        WriteIndented = true,
-        // A file for people and scripts, never HTML: keep &&, > and quotes in commands and values readable.
-        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-    };
-
-    public string Label { get; init; } = "";
-    public string Storage { get; init; } = "";
-    public string Kind { get; init; } = "";
-    public string Url { get; init; } = "";
-    public string RunId { get; init; } = "";
-    public DateTimeOffset StartedAt { get; init; }
-    public double Rate { get; init; }
-    public double Seconds { get; init; }
-    public long TimeoutMs { get; init; }
     /// <summary>The item range (item runs only).</summary>
     public string? Items { get; init; }
-    public double FaultAtS { get; init; }
-    public string FaultCmd { get; init; } = "";
-    public int? FaultExitCode { get; init; }
-    public double? FaultStartedS { get; init; }
-    public double? FaultEndedS { get; init; }
-    public string FaultStderrTail { get; init; } = "";
-    public string? FaultError { get; init; }
-    public long Planned { get; init; }
-    public long Sent { get; init; }
-    public long Acked { get; init; }
-    public FailureCounts Failed { get; init; } = new();
-    /// <summary>Writes of those failed whose outcome is in doubt (timeout, connection error, 5xx): they may have been applied.</summary>
-    public long InDoubt { get; init; }
-    /// <summary>Writes not sent because the cap on writes in flight was reached.</summary>
-    public long Skipped { get; init; }
     /// <summary>Writes not sent because every key was busy or retired.</summary>
     public long SkippedNoFreeKey { get; init; }
     /// <summary>Keys written to (an unacknowledged author save is a key of its own, id unknown).</summary>
@@ -81,15 +47,8 @@ public sealed record CrashResult
     public long Ok { get; init; }
     /// <summary>Of <see cref="Ok"/>: keys holding the value of a write sent after the last acknowledged one, in doubt.</summary>
     public long OkFromInDoubt { get; init; }
-    public long Lost { get; init; }
-    public long Stale { get; init; }
     public long Changed { get; init; }
     public long Unverified { get; init; }
-    public double? RecoveryS { get; init; }
-    public double? FirstFailureS { get; init; }
-    public double? LastFailureS { get; init; }
-    /// <summary>When the API answered the read-back's probe; null if it never did within --recover-seconds.</summary>
-    public double? ReadBackReadyS { get; init; }
     public CrashExamples Examples { get; init; } = new();
     /// <summary>--truth-storage: the architecture holding the truth behind a cache (null without it).</summary>
     public string? TruthStorage { get; init; }
@@ -100,21 +59,20 @@ public sealed record CrashResult
     public long? CacheDisagreements { get; init; }
     public KeyExample[] CacheDisagreementExamples { get; init; } = [];
 
-    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json) + "\n");
-
     public static CrashResult Read(string path) =>
         JsonSerializer.Deserialize<CrashResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
+    public override RowFacts Facts() => new(CrashKinds.Parse(Kind) ?? CrashKind.Author, Acked, Lost, Stale, Changed, Unverified,
+        CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null);
+
     /// <summary>The one line crash run prints on stdout.</summary>
-    public string Summary()
+    public override string Summary()
     {
         var line = string.Create(CultureInfo.InvariantCulture,
             $"{Label}: {Acked} acked on {KeysAcked} keys: {Lost} lost, {Stale} stale, {Changed} changed, {Unverified} unverified; " +
             $"{Failed.Total} failed (503 {Failed.Http503}, other {Failed.OtherStatus}, timeout {Failed.Timeout}, conn {Failed.Connection})");
         if (Skipped + SkippedNoFreeKey > 0) line += $"; {Skipped + SkippedNoFreeKey} skipped";
-        line += Failed.Total == 0 ? "; no write failed"
-            : RecoveryS is { } recovery ? string.Create(CultureInfo.InvariantCulture, $"; API back {recovery:F2} s after the fault")
-            : "; writes never acknowledged again after the fault";
+        line += Recovery();
         if (CacheDisagreements is { } differ) line += $"; {differ} keys read differently through {TruthStorage}";
         if (ReadBackReadyS is null) line += "; the API did not answer the read-back";
         return line;

@@ -29,7 +29,7 @@ internal static class CrashResultBuilder
         {
             Label = options.Label,
             Storage = options.Storage,
-            Kind = options.Kind.ToString().ToLowerInvariant(),
+            Kind = options.Kind.Name(),
             Url = options.Url,
             RunId = run.RunId,
             StartedAt = run.StartedAt,
@@ -47,17 +47,7 @@ internal static class CrashResultBuilder
             Planned = options.PlannedWrites,
             Sent = run.Writes.Count,
             Acked = run.Writes.Count - failed.Count,
-            Failed = new FailureCounts
-            {
-                Total = failed.Count,
-                Http503 = failed.Count(w => w.Class == ResponseClass.Unavailable),
-                OtherStatus = failed.Count(w => w.Class == ResponseClass.OtherStatus),
-                Timeout = failed.Count(w => w.Class == ResponseClass.Timeout),
-                Connection = failed.Count(w => w.Class == ResponseClass.Connection),
-                OtherStatuses = new SortedDictionary<string, long>(
-                    failed.Where(w => w.Class == ResponseClass.OtherStatus).GroupBy(w => w.Status.ToString(System.Globalization.CultureInfo.InvariantCulture))
-                        .ToDictionary(g => g.Key, g => (long)g.Count()), StringComparer.Ordinal),
-            },
+            Failed = Failures(failed),
             InDoubt = failed.Count(w => w.Outcome == WriteOutcome.InDoubt),
             Skipped = run.Skipped,
             SkippedNoFreeKey = run.SkippedNoFreeKey,
@@ -88,7 +78,20 @@ internal static class CrashResultBuilder
         writes.Where(w => w.Key is not null).OrderBy(w => w.Seq).GroupBy(w => w.Key!, StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.Select(w => new WriteAttempt(w.Value, w.Outcome)).ToList(), StringComparer.Ordinal);
 
-    private static double? Round(double? seconds) => seconds is { } s ? Math.Round(s, 3) : null;
+    /// <summary>Writes not acknowledged, by how they ended.</summary>
+    public static FailureCounts Failures(IReadOnlyCollection<WriteRecord> failed) => new()
+    {
+        Total = failed.Count,
+        Http503 = failed.Count(w => w.Class == ResponseClass.Unavailable),
+        OtherStatus = failed.Count(w => w.Class == ResponseClass.OtherStatus),
+        Timeout = failed.Count(w => w.Class == ResponseClass.Timeout),
+        Connection = failed.Count(w => w.Class == ResponseClass.Connection),
+        OtherStatuses = new SortedDictionary<string, long>(
+            failed.Where(w => w.Class == ResponseClass.OtherStatus).GroupBy(w => w.Status.ToString(System.Globalization.CultureInfo.InvariantCulture))
+                .ToDictionary(g => g.Key, g => (long)g.Count()), StringComparer.Ordinal),
+    };
+
+    public static double? Round(double? seconds) => seconds is { } s ? Math.Round(s, 3) : null;
 
     /// <summary>Numeric keys in numeric order, so examples come out as 7, 12, 105.</summary>
     private sealed class KeyOrder : IComparer<string>

@@ -87,6 +87,7 @@ internal sealed class CrashTest(CrashOptions options)
         return options.Kind switch
         {
             CrashKind.Author => new AuthorWorkload(options.Url, storage ?? options.Storage, runId, seed),
+            CrashKind.KeyValue => new KvWorkload(options.Url, storage ?? options.Storage, runId, seed),
             _ => new ItemWorkload(options.Url, storage ?? options.Storage, options.Items, seed % options.LocationBlocks, options.LocationBlocks),
         };
     }
@@ -104,8 +105,10 @@ internal sealed class CrashTest(CrashOptions options)
         return known;
     }
 
+    private Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector) => WaitForFaultAsync(fault, injector, options);
+
     /// <summary>The fault's result; if it is still running, its start only (the read-back waits no longer than --recover-seconds for it).</summary>
-    private async Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector)
+    internal static async Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector, CrashOptions options)
     {
         if (await Task.WhenAny(fault, Task.Delay(TimeSpan.FromSeconds(options.RecoverSeconds))).ConfigureAwait(false) == fault)
             return await fault.ConfigureAwait(false);

@@ -62,7 +62,7 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
     {
         try
         {
-            var answer = await CrashHttp.SendAsync(client, write.Url, write.Body).ConfigureAwait(false);
+            var answer = await CrashHttp.SendAsync(client, write.Url, write.Body, write.Method).ConfigureAwait(false);
             write.CompletedS = clock.Now;
             write.Status = answer.Status;
             write.Class = answer.NoAnswer ?? ResponseClasses.Of(answer.Status,

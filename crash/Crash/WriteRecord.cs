@@ -15,6 +15,8 @@ internal sealed class WriteRecord(long seq, string? key, bool creates, string va
     public string Value { get; } = value;
     public string Url { get; } = url;
     public byte[] Body { get; } = body;
+    /// <summary>POST, or PUT for a key-value write.</summary>
+    public HttpMethod Method { get; init; } = HttpMethod.Post;
 
     public double SentS { get; set; }
     public double CompletedS { get; set; }

@@ -18,6 +18,7 @@ public static class CrashCli
         var root = new Command("crash", "The crash-durability test: what each storage architecture loses when a server or the service fails mid-write (see crash/README.md).")
         {
             new CrashCommand(),
+            new MatrixCommand(),
         };
         root.Options.Add(new HelpOption());
         return root;

@@ -12,8 +12,8 @@ public sealed class CrashCommand : Command
 {
     private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
     private readonly Option<string> _storage = TankOption.Create("--storage", "The architecture under test (?storage=)", ValueParsers.NonEmpty, "name").Require();
-    private readonly Option<CrashKind> _kind = TankOption.Create("--kind", "author: saves and updates of authors; item: location sets of items",
-        ValueParsers.Choice(["author", "item"], t => t == "author" ? CrashKind.Author : CrashKind.Item), "author|item").Require();
+    private readonly Option<CrashKind> _kind = TankOption.Create("--kind", "author: saves and updates of authors; item: location sets of items; queue: messages, read back by consumers and a drain; kv: key-value PUTs",
+        ValueParsers.Choice([.. CrashKinds.All.Select(k => k.Name())], t => CrashKinds.Parse(t)!.Value), "author|item|queue|kv").Require();
     private readonly Option<double> _rate = TankOption.Create("--rate", "Writes per second, evenly spaced", ValueParsers.PositiveNumber, "per-second").Require();
     private readonly Option<double> _seconds = TankOption.Create("--seconds", "How long the writes go on", ValueParsers.PositiveNumber, "seconds").Require();
     private readonly Option<double> _faultAt = TankOption.Create("--fault-at", "When the fault command runs, in seconds from the start (below --seconds)",
@@ -59,8 +59,15 @@ public sealed class CrashCommand : Command
             TimeoutMs = parse.GetValue(_timeout) ?? 3_000,
             RecoverSeconds = parse.GetRequiredValue(_recoverSeconds),
             Out = parse.GetRequiredValue(_out),
-            Label = label is { Length: > 0 } ? label : $"{storage} {kind.ToString().ToLowerInvariant()}",
+            Label = label is { Length: > 0 } ? label : $"{storage} {kind.Name()}",
         }.Validated();
+    }
+
+    /// <summary>One run of any kind: the result (null if the API was not up before it) and the exit code.</summary>
+    internal static async Task<(RunResult? Result, int ExitCode)> Execute(CrashOptions options)
+    {
+        if (options.Kind == CrashKind.Queue) return await new Queue.QueueCrashTest(options).RunAsync().ConfigureAwait(false);
+        return await new CrashTest(options).RunAsync().ConfigureAwait(false);
     }
 
     private int Run(ParseResult parse)
@@ -69,7 +76,7 @@ public sealed class CrashCommand : Command
         var output = Path.GetFullPath(options.Out);
         // Fail on an unwritable --out before the run, not after it.
         Directory.CreateDirectory(Path.GetDirectoryName(output)!);
-        var (result, exitCode) = new CrashTest(options).RunAsync().GetAwaiter().GetResult();
+        var (result, exitCode) = Execute(options).GetAwaiter().GetResult();
         if (result is null) return exitCode;
         result.Write(output);
         Console.WriteLine(result.Summary());
