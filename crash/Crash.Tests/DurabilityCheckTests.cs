@@ -68,4 +68,11 @@ public sealed class DurabilityCheckTests
         Assert.Contains("the API did not answer again after the fault", Judge("redis-rdb", "db-kill", new RowFacts(CrashKind.Queue, 10, 0, 0, ApiCameBack: false)).Problems);
         Assert.Contains("2 acknowledged keys could not be read back", Judge("redis-cluster", "power-loss", new RowFacts(CrashKind.KeyValue, 10, 0, 0, Unverified: 2)).Problems);
     }
+
+    [Fact]
+    public void AFaultThatDidNotHappenProvesNothing()
+    {
+        Assert.Contains("the fault command failed (exit code 1)", Judge("postgres", "power-loss", new RowFacts(CrashKind.Author, 10, 0, 0, FaultExitCode: 1)).Problems);
+        Assert.True(Judge("postgres", "db-stop", new RowFacts(CrashKind.Author, 10, 0, 0, FaultExitCode: null)).Ok); // still running at the read-back
+    }
 }

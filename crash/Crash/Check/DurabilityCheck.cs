@@ -23,6 +23,8 @@ public static class DurabilityCheck
         var duplicatesAllowed = entry.Delivery == Delivery.AtLeastOnce || !keepsAll;
 
         var problems = new List<string>();
+        // A fault that did not happen proves nothing about the promise.
+        if (facts.FaultExitCode is { } code && code != 0) problems.Add($"the fault command failed (exit code {code})");
         if (facts.Acked == 0) problems.Add("no write was acknowledged");
         if (!facts.ApiCameBack) problems.Add("the API did not answer again after the fault");
         if (facts.Unverified > 0) problems.Add($"{facts.Unverified} acknowledged keys could not be read back");

@@ -4,6 +4,7 @@ namespace Crash.Check;
 /// <param name="ReadsInDoubt">Queue reads that failed around the fault: each may have taken a message with it.</param>
 /// <param name="Unexpected">Queue messages delivered that were never written (or were refused).</param>
 /// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
+/// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
 public sealed record RowFacts(
     CrashKind Kind,
     long Acked,
@@ -15,4 +16,5 @@ public sealed record RowFacts(
     long Unexpected = 0,
     long ReadsInDoubt = 0,
     long CacheDisagreements = 0,
-    bool ApiCameBack = true);
+    bool ApiCameBack = true,
+    int? FaultExitCode = 0);

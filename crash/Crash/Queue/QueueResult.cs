@@ -32,7 +32,7 @@ public sealed record QueueResult : RunResult
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Duplicated: Duplicated, Unexpected: Unexpected,
-        ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete);
+        ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode);
 
     public override string Summary()
     {
