@@ -4,6 +4,7 @@ using Crash.Queue;
 namespace Crash.Tests;
 
 /// <summary>Short queue and key-value runs against <see cref="FakeApi"/>: 100 writes a second for 2 s, the fault at 0.8 s.</summary>
+[Collection(FakeApiRuns.Name)]
 public sealed class QueueEndToEndTests : IDisposable
 {
     private readonly string _dir = Directory.CreateTempSubdirectory("crash-queue-").FullName;
