@@ -19,14 +19,3 @@ public sealed record CatalogueEntry
     /// <summary>at-most-once or at-least-once (queues only).</summary>
     public string? Delivery { get; init; }
 }
-
-/// <summary>The stated durability as data: what a process crash and a power loss may cost (see <see cref="Loss"/>).</summary>
-public sealed record CatalogueDurability
-{
-    public string Fsync { get; init; } = "";
-    public int? FsyncIntervalMs { get; init; }
-    public string ProcessCrash { get; init; } = Loss.Anything;
-    public string PowerLoss { get; init; } = Loss.Anything;
-    public int? LossWindowMs { get; init; }
-    public string Text { get; init; } = "";
-}

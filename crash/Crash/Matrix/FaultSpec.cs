@@ -2,13 +2,6 @@ using Crash.Catalogue;
 
 namespace Crash.Matrix;
 
-/// <summary>What a fault hits: the architecture's servers (the catalogue's <c>servers</c>) or the service.</summary>
-public enum FaultTarget
-{
-    Servers,
-    Service,
-}
-
 /// <summary>
 /// One fault of the vocabulary: its name (script/crashtest --inject carries it out), what it hits,
 /// and the catalogue promise a run with it is checked against.
