@@ -28,7 +28,6 @@ public static class Cli
             new ReportCommand(),
             new EnvCommand(),
             new ServeCommand(),
-            new CrashCommand(),
             new SiegeCommand(),
             new AbCommand(),
             new CompareCommand(),
