@@ -40,7 +40,7 @@ public sealed class BenchMatrixTests
         var matrix = Build();
         Assert.Equal(["author-write", "author-read", "author-mixed", "item-read", "item-write", "queue-write", "queue-read", "queue-mixed"],
             matrix.Cells.Select(c => c.Scenario).Distinct());
-        Assert.Equal(4 * 3 + 5 * 2 + 6 * 3, matrix.Cells.Count);
+        Assert.Equal(4 * 3 + 5 * 2 + 6 * 3 + 2, matrix.Cells.Count); // + the zipfian author reads of the cache pair
         Assert.Empty(matrix.ClusterStores);
         Assert.Empty(matrix.CrossChecks);
     }
@@ -113,4 +113,30 @@ public sealed class BenchMatrixTests
     [InlineData("beanstalkd", "author-read", "no architecture serves the selected scenarios")]
     public void BadSelectionsAreBadInput(string? storages, string? scenarios, string message) =>
         Assert.StartsWith(message, Assert.Throws<TankInputException>(() => Build(storages, scenarios)).Message);
+
+    [Fact]
+    public void TheDefaultRunAlsoReadsWithZipfianKeysWhereACacheSitsAndWhereTheSameServersHaveNone()
+    {
+        var zipfian = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false).Cells.Where(c => c.Distribution == "zipfian").ToList();
+
+        Assert.Equal(["author-read-zipfian@postgres", "author-read-zipfian@postgres-redis-cache"], zipfian.Select(c => $"{c.Name}@{c.Storage}"));
+        Assert.Equal(Path.Combine("runs", "postgres", "author-read-zipfian"), zipfian[0].RelativeDir);
+    }
+
+    [Fact]
+    public void AWorkloadRunsOnEveryArchitectureWithAuthorsOrKeyValuePairs()
+    {
+        var cells = BenchMatrix.Build(CatalogueFixture.Entries, ["postgres", "redis-aof"], null, 0, false, workload: "ycsb-b", distribution: "zipfian").Cells;
+
+        Assert.Equal(["author-ycsb-b-zipfian@postgres", "kv-ycsb-b-zipfian@postgres"], cells.Select(c => $"{c.Name}@{c.Storage}"));
+        Assert.All(cells, c => Assert.Equal("ycsb-b", c.Workload));
+    }
+
+    [Fact]
+    public void ADistributionAppliesToTheScenariosThatPickKeysOnly()
+    {
+        var cells = BenchMatrix.Build(CatalogueFixture.Entries, ["postgres"], ["author-read", "author-write"], 0, false, distribution: "hotspot").Cells;
+
+        Assert.Equal(["author-write", "author-read-hotspot"], cells.Select(c => c.Name).OrderBy(n => n.Length));
+    }
 }

@@ -30,16 +30,39 @@ public sealed record BenchMatrix(
     public IEnumerable<BenchCell> AllCells(int nodes) =>
         Cells.Concat(ClusterStores.SelectMany(store => ClusterScenarios.Select(s => new BenchCell(s, store, nodes))));
 
-    public static BenchMatrix Build(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false)
+    /// <summary>The scenarios that pick keys, the ones a key distribution applies to.</summary>
+    public static IReadOnlyList<string> KeyedScenarios { get; } = ["author-read", "author-mixed", "item-read", "item-write", "kv-put", "kv-get"];
+
+    public static BenchMatrix Build(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
+        string? workload = null, string? distribution = null)
     {
+        if (workload is not null)
+        {
+            // The workload sets the mix on each API it knows: authors through author-read's ids, key-value pairs over kv-get's prefilled keys.
+            var served = ChooseStorages(catalogue, storages);
+            var workloadCells = served.SelectMany(a => new[] { ("author-read", BenchApi.Author), ("kv-get", BenchApi.KeyValue) }
+                    .Where(s => a.Serve(s.Item2)).Select(s => new BenchCell(s.Item1, a.Name) { Workload = workload, Distribution = distribution }))
+                .OrderBy(c => c.Scenario, StringComparer.Ordinal).ToList();
+            if (workloadCells.Count == 0) throw new TankInputException($"--workload {workload}: no selected architecture serves authors or key-value pairs");
+            var workloadServers = catalogue.Where(a => workloadCells.Any(c => c.Storage == a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
+            return new BenchMatrix(workloadCells, [], [], workloadServers, []);
+        }
         var chosen = ChooseStorages(catalogue, storages);
         var scenarioNames = scenarios ?? (clusterNodes >= 2 ? ClusterScenarioNames : quick ? QuickScenarios : DefaultScenarios);
         foreach (var name in scenarioNames.Where(n => !Scenarios.Names.Contains(n)))
             throw new TankInputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
 
         var cells = Scenarios.Names.Where(scenarioNames.Contains)
-            .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s))).Select(a => new BenchCell(s, a.Name)))
+            .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s))).Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
             .ToList();
+        // A cache's benefit depends on skew: the default run also reads with zipfian keys on every
+        // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
+        if (scenarios is null && storages is null && distribution is null && !quick && clusterNodes < 2)
+        {
+            var cached = chosen.Where(a => a.Caches.Count > 0 && a.Serve(BenchApi.Author)).ToList();
+            var uncached = chosen.Where(a => a.Caches.Count == 0 && a.Serve(BenchApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
+            cells.AddRange(uncached.Concat(cached).Select(a => new BenchCell("author-read", a.Name) { Distribution = "zipfian" }));
+        }
         var clusterScenarios = clusterNodes >= 2 ? ClusterScenarioNames.Where(scenarioNames.Contains).ToList() : [];
         var clusterStores = clusterScenarios.Count > 0 ? chosen.Where(a => a.Shardable).Select(a => a.Name).ToList() : [];
         var crossChecks = crossCheck ? chosen.Select(CrossCheckTarget.For).OfType<CrossCheckTarget>().ToList() : [];

@@ -15,6 +15,11 @@ public sealed record BenchOptions
     public int ClusterNodes { get; init; }
     /// <summary>How often each cell's ramp runs; null: the profile's (3, or 1 with --quick).</summary>
     public int? Repeat { get; init; }
+    /// <summary>A YCSB workload: the matrix becomes that workload on every architecture with authors or key-value pairs.</summary>
+    public string? Workload { get; init; }
+    /// <summary>The key distribution of every keyed scenario; null: uniform (a workload: its own default).</summary>
+    public string? Distribution { get; init; }
+    public double ZipfTheta { get; init; } = 0.99;
     public required string ServiceDll { get; init; }
     public required string Root { get; init; }
     public int Port { get; init; } = 18080;

@@ -14,7 +14,8 @@ public static class BenchRun
     public static void Run(BenchOptions options, CancellationToken cancel)
     {
         var catalogue = Catalogue.Load(options.ServiceDll, cancel);
-        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick);
+        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
+            options.Workload, options.Distribution);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
         var profile = BenchProfile.For(options.Quick) is var p && options.Repeat is { } repeat ? p with { Repeats = repeat } : BenchProfile.For(options.Quick);
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);

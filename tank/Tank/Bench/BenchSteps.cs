@@ -12,7 +12,8 @@ public sealed class BenchSteps(BenchContext context)
     private BenchProfile Profile => context.Profile;
 
     /// <summary>Writes a scenario's ammo (as <c>tank ammo</c>), never leaving a half-written file.</summary>
-    public void Ammo(string scenario, string storage, string address, long count, string file, KeyRange? authorIds = null, bool sequential = false)
+    public void Ammo(string scenario, string storage, string address, long count, string file, KeyRange? authorIds = null, bool sequential = false,
+        string? distribution = null, string? workload = null)
     {
         var options = new AmmoOptions
         {
@@ -27,6 +28,9 @@ public sealed class BenchSteps(BenchContext context)
             Locations = Profile.Locations,
             Keys = Profile.KvKeys,
             Sequential = sequential,
+            Distribution = distribution is null ? null : Tank.Ammo.Keys.KeyDistributions.Parse(distribution),
+            ZipfTheta = context.Options.ZipfTheta,
+            Workload = workload is null ? null : Tank.Ammo.Workloads.YcsbWorkloads.Parse(workload),
         };
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(file))!);
         var temp = file + ".tmp";

@@ -24,7 +24,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         Directory.CreateDirectory(outDir);
         KeyRange? authorIds = cell.Scenario is "author-read" or "author-mixed" ? steps.AuthorIds(cell.Storage, target, work) : null;
         var ammoFile = Path.Combine(outDir, "ammo.txt");
-        steps.Ammo(cell.Scenario, cell.Storage, target.Address, profile.AmmoCount, ammoFile, authorIds);
+        steps.Ammo(cell.Scenario, cell.Storage, target.Address, profile.AmmoCount, ammoFile, authorIds, distribution: cell.Distribution, workload: cell.Workload);
         if (cell.Scenario == "kv-get") steps.KvPrefill(cell.Storage, target, work);
         // A read probe must take real messages, not measure empty-queue answers.
         var prefilled = queueRead ? steps.FillQueue(cell.Storage, profile.QueueProbeDepth) : 0;
@@ -47,13 +47,13 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = dir,
-                Schedule = profile.Ramp(capacity), Warmup = first ? profile.Warmup(capacity) : null, Storage = cell.Storage, Scenario = cell.Scenario,
+                Schedule = profile.Ramp(capacity), Warmup = first ? profile.Warmup(capacity) : null, Storage = cell.Storage, Scenario = cell.Name,
                 Durability = context.Durability(cell.Storage), Cpu = target.Cpu, Nodes = target.Nodes,
                 Label = profile.Repeats > 1 ? $"{label} ramp {repeat}/{profile.Repeats}" : label,
             }, context.Cancel);
             if (first) target.Client.ScrapeMetrics(Path.Combine(dir, "metrics-after.txt"));
             if (depthStart is { } start) WriteQueueDepth(cell, target, dir, label, start, prefilled);
-            var run = PhoutAnalyzer.Analyze(Path.Combine(dir, "phout.log"), cell.Storage, cell.Scenario, RunMeta.TryRead(Path.Combine(dir, "meta.json")), context.Options.SloMs);
+            var run = PhoutAnalyzer.Analyze(Path.Combine(dir, "phout.log"), cell.Storage, cell.Name, RunMeta.TryRead(Path.Combine(dir, "meta.json")), context.Options.SloMs);
             repeats.Add(new RepeatRecord(repeat, run.MaxSustainedRps, Math.Round(run.QuantilesMs["p99"], 3), Math.Round(run.AchievedRps, 1), Path.GetRelativePath(context.RunDir, dir)));
         }
 

@@ -22,6 +22,11 @@ public sealed class BenchCommand : Command
         ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
     private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's measured ramp N times; the summary gets each repeat, their median and min–max (default 3, with --quick 1)",
         ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
+    private readonly Option<string?> _workload = TankOption.Create<string?>("--workload", "A YCSB workload (ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f) on every architecture with authors or key-value pairs, instead of the scenarios",
+        ValueParsers.OneOf(Ammo.Workloads.YcsbWorkloads.Names), "name");
+    private readonly Option<string?> _distribution = TankOption.Create<string?>("--distribution", "How keyed scenarios draw their keys (uniform, zipfian, latest, hotspot); default uniform, a workload's own with --workload",
+        ValueParsers.OneOf(Ammo.Keys.KeyDistributions.Names), "name");
+    private readonly Option<double> _zipfTheta = TankOption.Create("--zipf-theta", "The zipfian constant", ValueParsers.PositiveNumber, "t").WithDefault(0.99);
     private readonly Option<string> _serviceDll = TankOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _root = TankOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
     private readonly Option<long> _port = TankOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
@@ -35,7 +40,7 @@ public sealed class BenchCommand : Command
 
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
-        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _serviceDll, _root, _port, _clusterPort })
+        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _serviceDll, _root, _port, _clusterPort })
             Add(option);
         SetAction(Run);
     }
@@ -52,6 +57,9 @@ public sealed class BenchCommand : Command
         CrossCheck = parse.GetValue(_crossCheck),
         ClusterNodes = (int)parse.GetRequiredValue(_cluster),
         Repeat = (int?)parse.GetValue(_repeat),
+        Workload = parse.GetValue(_workload),
+        Distribution = parse.GetValue(_distribution),
+        ZipfTheta = parse.GetRequiredValue(_zipfTheta),
         ServiceDll = Path.GetFullPath(parse.GetRequiredValue(_serviceDll)),
         Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
         Port = (int)parse.GetRequiredValue(_port),

@@ -61,6 +61,10 @@ public static class ValueParsers
     public static ValueParser<string> NonEmpty { get; } = (option, text) =>
         text.Length > 0 ? text : throw Bad(option, text, "is empty");
 
+    /// <summary>One of the given names, exactly.</summary>
+    public static ValueParser<string?> OneOf(IReadOnlyList<string> names) => (option, text) =>
+        names.Contains(text) ? text : throw Bad(option, text, $"is not one of {string.Join(", ", names)}");
+
     /// <summary>Any text, verbatim (labels recorded as given).</summary>
     public static ValueParser<string> Text { get; } = (_, text) => text;
 
