@@ -55,9 +55,9 @@ public sealed record BenchMatrix(
         var cells = Scenarios.Names.Where(scenarioNames.Contains)
             .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s))).Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
             .ToList();
-        // A cache's benefit depends on skew: the default run also reads with zipfian keys on every
+        // A cache's benefit depends on skew: author-read also runs with zipfian keys on every selected
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
-        if (scenarios is null && storages is null && distribution is null && !quick && clusterNodes < 2)
+        if (scenarioNames.Contains("author-read") && distribution is null && !quick && clusterNodes < 2)
         {
             var cached = chosen.Where(a => a.Caches.Count > 0 && a.Serve(BenchApi.Author)).ToList();
             var uncached = chosen.Where(a => a.Caches.Count == 0 && a.Serve(BenchApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
