@@ -8,7 +8,9 @@ using IntegrationService.Queues;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
 using IntegrationService.Storage.Limits;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
@@ -26,20 +28,23 @@ public static class Extensions
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddSingleton<KvCluster>();
         builder.Services.AddPostgres();
         builder.Services.AddRedis();
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
+        builder.Services.AddRabbitMq();
+        builder.Services.AddNats();
         builder.Services.AddArchitectures();
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;
     }
 
-    /// <summary>JSON, ProblemDetails, health checks, Swagger.</summary>
+    /// <summary>JSON, ProblemDetails, health checks, Swagger, and the key-value API's cluster membership (a web node's, not the tools').</summary>
     public static IHostApplicationBuilder AddApi(this IHostApplicationBuilder builder)
     {
+        builder.Services.AddSingleton<KvCluster>();
+        builder.Services.AddHostedService<KvPeerWarmup>();
         // Kestrel's limits: body size → 413, header size and count → 431, request line → 414, and the
         // time a client gets to send its headers (a slow client is cut off). A body sent slower than
         // 240 bytes/s after a 5 s grace is cut off too (Kestrel's default, kept). The largest valid
@@ -60,6 +65,7 @@ public static class Extensions
         builder.Services.ConfigureHttpJsonOptions(options =>
             options.SerializerOptions.TypeInfoResolverChain.Insert(0, ApiJsonContext.Default));
         builder.Services.AddHealthChecks();
+        builder.Services.AddSingleton<ReadinessScope>();
         builder.Services.AddEndpointsApiExplorer();
         builder.Services.AddSwaggerGen(options =>
         {
@@ -92,11 +98,12 @@ public static class Extensions
         ItemEndpoints.Map(app);
         QueueEndpoints.Map(app);
         KvEndpoints.Map(app);
-        var ready = new HealthCheckOptions { Predicate = r => r.Tags.Contains("ready"), ResponseWriter = HealthResponseWriter.WriteAsync };
+        var scope = app.Services.GetRequiredService<ReadinessScope>();
+        var ready = new HealthCheckOptions { Predicate = scope.Includes, ResponseWriter = HealthResponseWriter.WriteAsync };
         app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false }).WithTags("Service")
             .WithSummary("200 \"Healthy\" while the process serves requests; touches no backend (for liveness probes).");
         app.MapHealthChecks("/health/ready", ready).WithTags("Service")
-            .WithSummary("Each backend pinged (2 s timeout) and each architecture's state (ready, degraded, down); 503 when a required backend is down.");
+            .WithSummary("Each backend the node's architectures use pinged (2 s timeout; Storage:ReadyArchitectures) and each of those architectures' state (ready, degraded, down); 503 when a required backend is down.");
         app.MapHealthChecks("/health", ready).WithTags("Service")
             .WithSummary("The same as /health/ready (kept for compatibility).");
         app.MapGet("/storages", StoragesEndpoint.Handle).WithName("Storages").WithTags("Service")

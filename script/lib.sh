@@ -9,7 +9,7 @@ LOG_DIR="$DATA_DIR/logs"
 CONFIG_DIR="$ROOT/infra/config"
 
 # The user's servers (script/services, script/server, script/bench): these defaults.
-DEFAULT_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003)
+DEFAULT_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003 15673 14222)
 PG_PORT="${PG_PORT:-15432}"
 TARANTOOL_PORT="${TARANTOOL_PORT:-13301}"
 REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-16379}"
@@ -20,10 +20,13 @@ BEANSTALKD_PORT="${BEANSTALKD_PORT:-11300}"
 # The Redis Cluster's three masters listen on REDIS_CLUSTER_PORT and the next two ports (and on
 # each port + 10000 for the cluster bus: keep those free too).
 REDIS_CLUSTER_PORT="${REDIS_CLUSTER_PORT:-17001}"
+# RabbitMQ's AMQP port; its Erlang distribution port is this + 20000 (keep it free too).
+RABBITMQ_PORT="${RABBITMQ_PORT:-15673}"
+NATS_PORT="${NATS_PORT:-14222}"
 SERVICE_PORT="${PORT:-8080}"
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster rabbitmq nats)
 
 # The tests' own servers (script/test, `script/services --test`): their own data directory and
 # ports, so a test run never touches the user's servers or their seeded data. The test fixture
@@ -37,9 +40,11 @@ TEST_REDIS_AOF_PORT="${TEST_REDIS_AOF_PORT:-16393}"
 TEST_REDIS_RDB_PORT="${TEST_REDIS_RDB_PORT:-16394}"
 TEST_BEANSTALKD_PORT="${TEST_BEANSTALKD_PORT:-11301}"
 TEST_REDIS_CLUSTER_PORT="${TEST_REDIS_CLUSTER_PORT:-17011}"
+TEST_RABBITMQ_PORT="${TEST_RABBITMQ_PORT:-15674}"
+TEST_NATS_PORT="${TEST_NATS_PORT:-14223}"
 TEST_BENCH_PORT="${TEST_BENCH_PORT:-18081}"
 
-export PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT BEANSTALKD_PORT REDIS_CLUSTER_PORT
+export PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT BEANSTALKD_PORT REDIS_CLUSTER_PORT RABBITMQ_PORT NATS_PORT
 
 PG_BIN="$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)"
 
@@ -73,12 +78,13 @@ use_test_instances() {
   # test values in PG_PORT etc.: those are not the user's.
   if [ "${TEST_INSTANCES:-0}" != 1 ]; then
     user_ports+=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" "$REDIS_RDB_PORT" "$BEANSTALKD_PORT"
-      "$REDIS_CLUSTER_PORT" "$((REDIS_CLUSTER_PORT + 1))" "$((REDIS_CLUSTER_PORT + 2))")
+      "$REDIS_CLUSTER_PORT" "$((REDIS_CLUSTER_PORT + 1))" "$((REDIS_CLUSTER_PORT + 2))" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT")
     [ "$TEST_DATA_DIR" != "$DATA_DIR" ] || die "TEST_DATA_DIR must differ from the user's DATA_DIR ($DATA_DIR)"
   fi
   for port in "$TEST_PG_PORT" "$TEST_TARANTOOL_PORT" "$TEST_REDIS_CACHE_PORT" "$TEST_REDIS_PERSISTENT_PORT" \
       "$TEST_REDIS_AOF_PORT" "$TEST_REDIS_RDB_PORT" "$TEST_BEANSTALKD_PORT" \
-      "$TEST_REDIS_CLUSTER_PORT" "$((TEST_REDIS_CLUSTER_PORT + 1))" "$((TEST_REDIS_CLUSTER_PORT + 2))"; do
+      "$TEST_REDIS_CLUSTER_PORT" "$((TEST_REDIS_CLUSTER_PORT + 1))" "$((TEST_REDIS_CLUSTER_PORT + 2))" \
+      "$TEST_RABBITMQ_PORT" "$((TEST_RABBITMQ_PORT + 20000))" "$TEST_NATS_PORT"; do
     case " ${user_ports[*]} " in
       *" $port "*) die "test port $port is one of the user's server ports (${user_ports[*]}): choose other TEST_*_PORT values" ;;
     esac
@@ -87,17 +93,18 @@ use_test_instances() {
   USER_DATA_DIR="$DATA_DIR" USER_PG_PORT="$PG_PORT" USER_TARANTOOL_PORT="$TARANTOOL_PORT"
   USER_REDIS_CACHE_PORT="$REDIS_CACHE_PORT" USER_REDIS_PERSISTENT_PORT="$REDIS_PERSISTENT_PORT"
   USER_REDIS_AOF_PORT="$REDIS_AOF_PORT" USER_REDIS_RDB_PORT="$REDIS_RDB_PORT" USER_BEANSTALKD_PORT="$BEANSTALKD_PORT"
-  USER_REDIS_CLUSTER_PORT="$REDIS_CLUSTER_PORT"
+  USER_REDIS_CLUSTER_PORT="$REDIS_CLUSTER_PORT" USER_RABBITMQ_PORT="$RABBITMQ_PORT" USER_NATS_PORT="$NATS_PORT"
   DATA_DIR="$TEST_DATA_DIR" LOG_DIR="$TEST_DATA_DIR/logs" TEST_INSTANCES=1
   PG_PORT="$TEST_PG_PORT" TARANTOOL_PORT="$TEST_TARANTOOL_PORT"
   REDIS_CACHE_PORT="$TEST_REDIS_CACHE_PORT" REDIS_PERSISTENT_PORT="$TEST_REDIS_PERSISTENT_PORT"
   REDIS_AOF_PORT="$TEST_REDIS_AOF_PORT" REDIS_RDB_PORT="$TEST_REDIS_RDB_PORT" BEANSTALKD_PORT="$TEST_BEANSTALKD_PORT"
-  REDIS_CLUSTER_PORT="$TEST_REDIS_CLUSTER_PORT"
+  REDIS_CLUSTER_PORT="$TEST_REDIS_CLUSTER_PORT" RABBITMQ_PORT="$TEST_RABBITMQ_PORT" NATS_PORT="$TEST_NATS_PORT"
   export DATA_DIR PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT BEANSTALKD_PORT REDIS_CLUSTER_PORT TEST_INSTANCES
+  export RABBITMQ_PORT NATS_PORT
   export TEST_DATA_DIR TEST_PG_PORT TEST_TARANTOOL_PORT TEST_REDIS_CACHE_PORT TEST_REDIS_PERSISTENT_PORT
-  export TEST_REDIS_AOF_PORT TEST_REDIS_RDB_PORT TEST_BEANSTALKD_PORT TEST_REDIS_CLUSTER_PORT
+  export TEST_REDIS_AOF_PORT TEST_REDIS_RDB_PORT TEST_BEANSTALKD_PORT TEST_REDIS_CLUSTER_PORT TEST_RABBITMQ_PORT TEST_NATS_PORT
   unset Postgres__ConnectionString Tarantool__Host Tarantool__Port Redis__Cache Redis__Persistent Redis__Aof Redis__Rdb Redis__Cluster
-  unset Beanstalkd__Host Beanstalkd__Port
+  unset Beanstalkd__Host Beanstalkd__Port RabbitMq__Host RabbitMq__Port Nats__Url
 }
 
 # The connection settings the service and the tests read (ASP.NET configuration keys).
@@ -112,4 +119,7 @@ service_environment() {
   export Redis__Cluster="${Redis__Cluster:-127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))}"
   export Beanstalkd__Host="${Beanstalkd__Host:-127.0.0.1}"
   export Beanstalkd__Port="${Beanstalkd__Port:-$BEANSTALKD_PORT}"
+  export RabbitMq__Host="${RabbitMq__Host:-127.0.0.1}"
+  export RabbitMq__Port="${RabbitMq__Port:-$RABBITMQ_PORT}"
+  export Nats__Url="${Nats__Url:-nats://127.0.0.1:$NATS_PORT}"
 }

@@ -1,5 +1,7 @@
 using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using IntegrationService.Tests.Tarantool;
@@ -30,6 +32,9 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         AssertTestPort(TestServers.RedisAofPort, EndpointPort(redis.Aof));
         AssertTestPort(TestServers.RedisRdbPort, EndpointPort(redis.Rdb));
         AssertTestPort(TestServers.BeanstalkdPort, Options<BeanstalkdOptions>().Port);
+        AssertTestPort(TestServers.RabbitMqPort, Options<RabbitMqOptions>().Port);
+        Assert.Equal($"nats://127.0.0.1:{TestServers.NatsPort}", Options<NatsOptions>().Url);
+        Assert.DoesNotContain(TestServers.NatsPort, TestServers.DefaultPorts);
         Assert.Equal(TestServers.RedisClusterPorts, redis.Cluster.Split(',').Select(EndpointPort));
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
@@ -38,7 +43,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "RABBITMQ_PORT", "NATS_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -78,6 +83,14 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         var commandLine = (await File.ReadAllTextAsync($"/proc/{beanstalkd}/cmdline")).Split('\0');
         Assert.Contains(TestServers.BeanstalkdPort.ToString(), commandLine);
         Assert.Equal(Path.Combine(data, "beanstalkd", "binlog"), commandLine[Array.IndexOf(commandLine, "-b") + 1]);
+
+        // Nor does RabbitMQ's Erlang VM, whose HOME is the node's directory.
+        var rabbitmq = (await RepositoryRoot.ServicesAsync("pid", "rabbitmq")).Trim();
+        var vm = (await File.ReadAllTextAsync($"/proc/{rabbitmq}/cmdline")).Split('\0');
+        Assert.Equal(Path.Combine(data, "rabbitmq"), vm[Array.IndexOf(vm, "-home") + 1]);
+        var nats = (await RepositoryRoot.ServicesAsync("pid", "nats")).Trim();
+        var natsCommandLine = (await File.ReadAllTextAsync($"/proc/{nats}/cmdline")).Split('\0');
+        Assert.Equal(Path.Combine(data, "nats"), natsCommandLine[Array.IndexOf(natsCommandLine, "-sd") + 1]);
 
         var tarantool = Options<TarantoolOptions>();
         var workDir = await Processes.RunAsync("tarantool", "-e",

@@ -13,7 +13,7 @@ namespace IntegrationService.Tests.Fixtures;
 public static class TestServers
 {
     /// <summary>The user's servers (script/lib.sh): the tests must never talk to these.</summary>
-    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380, 16381, 16382, 11300, 17001, 17002, 17003];
+    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380, 16381, 16382, 11300, 17001, 17002, 17003, 15673, 14222];
 
     public static int PostgresPort => Port("TEST_PG_PORT", 15433);
     public static int TarantoolPort => Port("TEST_TARANTOOL_PORT", 13302);
@@ -22,6 +22,11 @@ public static class TestServers
     public static int RedisAofPort => Port("TEST_REDIS_AOF_PORT", 16393);
     public static int RedisRdbPort => Port("TEST_REDIS_RDB_PORT", 16394);
     public static int BeanstalkdPort => Port("TEST_BEANSTALKD_PORT", 11301);
+
+    /// <summary>RabbitMQ's AMQP port (its Erlang distribution port is this + 20000).</summary>
+    public static int RabbitMqPort => Port("TEST_RABBITMQ_PORT", 15674);
+
+    public static int NatsPort => Port("TEST_NATS_PORT", 14223);
 
     /// <summary>The first of the Redis Cluster's three masters (the next two ports are the others').</summary>
     public static int RedisClusterPort => Port("TEST_REDIS_CLUSTER_PORT", 17011);
@@ -57,6 +62,8 @@ public static class TestServers
         ["REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
         ["BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
+        ["RABBITMQ_PORT"] = RabbitMqPort.ToString(),
+        ["NATS_PORT"] = NatsPort.ToString(),
         ["DATA_DIR"] = DataDirectory,
         ["TEST_PG_PORT"] = PostgresPort.ToString(),
         ["TEST_TARANTOOL_PORT"] = TarantoolPort.ToString(),
@@ -66,6 +73,8 @@ public static class TestServers
         ["TEST_REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
         ["TEST_BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
         ["TEST_REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
+        ["TEST_RABBITMQ_PORT"] = RabbitMqPort.ToString(),
+        ["TEST_NATS_PORT"] = NatsPort.ToString(),
         ["TEST_DATA_DIR"] = DataDirectory,
         ["TEST_INSTANCES"] = "1",
     };
@@ -96,6 +105,9 @@ public static class TestServers
             "--Beanstalkd:Host=127.0.0.1",
             $"--Beanstalkd:Port={BeanstalkdPort}",
             "--Redis:Cluster=" + string.Join(',', RedisClusterPorts.Select(port => $"127.0.0.1:{port}")),
+            "--RabbitMq:Host=127.0.0.1",
+            $"--RabbitMq:Port={RabbitMqPort}",
+            $"--Nats:Url=nats://127.0.0.1:{NatsPort}",
         ];
     }
 

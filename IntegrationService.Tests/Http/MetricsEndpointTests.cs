@@ -9,7 +9,7 @@ namespace IntegrationService.Tests.Http;
 public sealed class MetricsEndpointTests(ServiceFixture service) : IClassFixture<ServiceFixture>
 {
     private const string Histogram = "integration_http_request_duration_seconds";
-    private static readonly string[] Backends = ["tarantool", "redis-cache", "redis-persistent", "redis-aof", "redis-rdb", "redis-cluster"];
+    private static readonly string[] Backends = ["tarantool", "redis-cache", "redis-persistent", "redis-aof", "redis-rdb", "redis-cluster", "rabbitmq"];
 
     private async Task<List<PrometheusSample>> ScrapeAsync()
     {

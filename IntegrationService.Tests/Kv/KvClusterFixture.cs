@@ -104,7 +104,7 @@ public sealed class KvClusterFixture : IAsyncLifetime
         for (var i = 0; i < Size; i++) await StopAsync(i);
     }
 
-    private static int FreePort()
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

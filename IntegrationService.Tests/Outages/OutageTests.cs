@@ -25,6 +25,8 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("redis-rdb", "/depth/redis-rdb")]
     [InlineData("postgres", "/depth/postgres")]
     [InlineData("tarantool", "/depth/tarantool-vinyl")]
+    [InlineData("rabbitmq", "/depth/rabbitmq")]
+    [InlineData("nats", "/depth/nats-jetstream")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);

@@ -2,6 +2,16 @@ using IntegrationService.Tests.Fixtures;
 
 namespace IntegrationService.Tests.Queues;
 
+public sealed class RabbitMqQueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "rabbitmq";
+}
+
+public sealed class NatsJetStreamQueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "nats-jetstream";
+}
+
 public sealed class BeanstalkdQueueApi(ServiceFixture service) : QueueApiContract(service)
 {
     protected override string Queue => "beanstalkd";

@@ -28,6 +28,8 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("postgres")]
     [InlineData("tarantool-memtx")]
     [InlineData("tarantool-vinyl")]
+    [InlineData("rabbitmq")]
+    [InlineData("nats-jetstream")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

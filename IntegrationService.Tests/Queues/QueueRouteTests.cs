@@ -8,13 +8,13 @@ namespace IntegrationService.Tests.Queues;
 /// <summary>What the queue routes answer whatever the architecture: unknown names, aliases, /storages.</summary>
 public sealed class QueueRouteTests(ServiceFixture service) : IClassFixture<ServiceFixture>
 {
-    private static readonly string[] Queues = ["beanstalkd", "postgres", "redis-aof", "redis-rdb", "tarantool-memtx", "tarantool-vinyl"];
+    private static readonly string[] Queues = ["beanstalkd", "nats-jetstream", "postgres", "rabbitmq", "redis-aof", "redis-rdb", "tarantool-memtx", "tarantool-vinyl"];
 
     [Theory]
-    [InlineData("GET", "/write/rabbitmq")]
-    [InlineData("POST", "/write/rabbitmq")]
-    [InlineData("GET", "/read/rabbitmq")]
-    [InlineData("GET", "/depth/rabbitmq")]
+    [InlineData("GET", "/write/kafka")]
+    [InlineData("POST", "/write/kafka")]
+    [InlineData("GET", "/read/kafka")]
+    [InlineData("GET", "/depth/kafka")]
     [InlineData("GET", "/read/postgres-redis-cache")] // an architecture, but not a queue
     [InlineData("GET", "/read/redis_persistent")]
     public async Task AnUnknownQueueIs400ListingTheValidNames(string method, string url)

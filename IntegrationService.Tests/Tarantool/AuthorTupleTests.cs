@@ -1,6 +1,6 @@
 using IntegrationService.Authors;
 using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 
 namespace IntegrationService.Tests.Tarantool;
@@ -57,7 +57,7 @@ public sealed class AuthorTupleTests
         Assert.Equal(sparse, Read(WriteTuple(sparse, sparse.Id)));
 
         // Tarantool may omit trailing nullable fields.
-        var shortTuple = IprotoEncodingTests.Write((ref MessagePackWriter w) =>
+        var shortTuple = TarantoolCodecTests.Write((ref MessagePackWriter w) =>
         {
             w.WriteArrayHeader(3);
             w.Write(3);
@@ -70,7 +70,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void FieldsBeyondTheFormatAreSkipped()
     {
-        var longer = IprotoEncodingTests.Write((ref MessagePackWriter w) =>
+        var longer = TarantoolCodecTests.Write((ref MessagePackWriter w) =>
         {
             w.WriteArrayHeader(12);
             var tuple = WriteTuple(Pushkin, Pushkin.Id);
@@ -94,7 +94,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void InsertBodyIsSpaceAndTupleAndReadsBackFromASelectAnswer()
     {
-        var body = IprotoEncodingTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteTuple(ref w, (512u, Pushkin, Pushkin.Id)));
+        var body = TarantoolCodecTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteTuple(ref w, (512u, Pushkin, Pushkin.Id)));
         var reader = new MessagePackReader(body);
         Assert.Equal(2, reader.ReadMapHeader());
         Assert.Equal(IprotoKey.SpaceId, reader.ReadInt32());
@@ -102,12 +102,12 @@ public sealed class AuthorTupleTests
         Assert.Equal(IprotoKey.Tuple, reader.ReadInt32());
         var tuple = body[(int)reader.Consumed..];
 
-        using var answer = IprotoEncodingTests.Answer((ref MessagePackWriter w) =>
+        using var answer = TarantoolCodecTests.Answer((ref MessagePackWriter w) =>
         {
             w.WriteArrayHeader(1);
             w.WriteRaw(tuple);
         });
-        using var empty = IprotoEncodingTests.Answer((ref MessagePackWriter w) => w.WriteArrayHeader(0));
+        using var empty = TarantoolCodecTests.Answer((ref MessagePackWriter w) => w.WriteArrayHeader(0));
 
         Assert.Equal(Pushkin, TarantoolAuthorStore.ReadOne(answer));
         Assert.Null(TarantoolAuthorStore.ReadOne(empty));
@@ -116,7 +116,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void UpdateSetsEveryFieldButTheId()
     {
-        var body = IprotoEncodingTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteUpdate(ref w, (512u, Pushkin)));
+        var body = TarantoolCodecTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteUpdate(ref w, (512u, Pushkin)));
 
         var reader = new MessagePackReader(body);
         Assert.Equal(4, reader.ReadMapHeader());
@@ -139,7 +139,7 @@ public sealed class AuthorTupleTests
     }
 
     private static byte[] WriteTuple(Author author, long? id) =>
-        IprotoEncodingTests.Write((ref MessagePackWriter w) => AuthorTuple.Write(ref w, author, id));
+        TarantoolCodecTests.Write((ref MessagePackWriter w) => AuthorTuple.Write(ref w, author, id));
 
     private static Author Read(byte[] bytes)
     {

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using IntegrationService.Tests.Fixtures;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
@@ -17,7 +17,7 @@ public sealed class TarantoolOutageTests
     [Fact]
     public async Task ClientStartsWithoutTheServerFailsFastWhileItIsDownAndRecoversByItself()
     {
-        var connection = new TarantoolConnection(Options.Create(TarantoolServer.CreateOptions()), NullLogger<TarantoolConnection>.Instance);
+        var connection = new TarantoolConnection(Options.Create(TarantoolServer.CreateOptions()), NullLogger<IprotoClient>.Instance);
         var service = new TarantoolConnectionService(connection);
         try
         {

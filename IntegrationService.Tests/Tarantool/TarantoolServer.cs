@@ -1,4 +1,5 @@
 using IntegrationService.Storage.Tarantool;
+using Tarantool.Iproto;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using IntegrationService.Tests.Fixtures;
@@ -20,7 +21,7 @@ internal static class TarantoolServer
     public static async Task<TarantoolConnection> ConnectAsync(int requestTimeoutMs = 2000)
     {
         var options = CreateOptions(requestTimeoutMs);
-        var connection = new TarantoolConnection(Options.Create(options), NullLogger<TarantoolConnection>.Instance);
+        var connection = new TarantoolConnection(Options.Create(options), NullLogger<IprotoClient>.Instance);
         if (!await connection.TryConnectAsync(CancellationToken.None))
         {
             throw new InvalidOperationException($"No Tarantool at {options.Host}:{options.Port}: run script/services --test up tarantool.");

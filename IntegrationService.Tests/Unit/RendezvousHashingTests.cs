@@ -56,6 +56,22 @@ public sealed class RendezvousHashingTests
     }
 
     [Fact]
+    public void AQueueWaitAsLongAsTheProxyTimeoutIsRejected()
+    {
+        var options = new ClusterOptions { ProxyTimeoutMs = 100, ProxyQueueWaitMs = 100 };
+        Assert.Contains(options.Validate(new ValidationContext(options)), r => r.ErrorMessage!.Contains("Cluster:ProxyQueueWaitMs", StringComparison.Ordinal));
+        options.ProxyQueueWaitMs = 99;
+        Assert.Empty(options.Validate(new ValidationContext(options)));
+    }
+
+    [Fact]
+    public void OwnerIndexPointsAtTheOwnerInTheNodeList()
+    {
+        var hashing = new RendezvousHashing(Three);
+        Assert.All(Keys.Take(1000), key => Assert.Equal(hashing.Owner(key), hashing.Nodes[hashing.OwnerIndex(key)]));
+    }
+
+    [Fact]
     public void NoNodesIsASingleNodeAndValid()
     {
         var options = new ClusterOptions();

@@ -39,6 +39,7 @@ public sealed class ServiceCliTests
     [InlineData(new[] { "--urls", "http://127.0.0.1:18080", "--Logging:LogLevel:Default=Warning" }, false)]
     [InlineData(new[] { "--Storage:Default=postgres" }, false)]
     [InlineData(new[] { "--urls", "http://h:1", "seed" }, false)]
+    [InlineData(new[] { "settle", "--vacuum" }, true)]
     [InlineData(new string[0], false)]
     public void OnlyAToolsNameAtTheStartLeavesTheWebHost(string[] args, bool tool) => Assert.Equal(tool, ServiceCli.Handles(args));
 

@@ -29,6 +29,14 @@ public sealed class StoragesDescriptionTests
             "Binlog on (-b), fsynced at most once a second (-f 1000): a host crash can lose about the last second of acknowledged " +
             "messages, a crash of beanstalkd alone loses none. The original study ran beanstalkd without a binlog: nothing survived a restart.",
             ["Queue"], false),
+        new("nats-jetstream",
+            "NATS JetStream (nats-server 2.9): stream 'INTEGRATION' with file storage and work-queue retention, durable pull consumer 'integration'; " +
+            "publish, awaiting the PubAck, to write; fetch one message without waiting, then ack it (double ack), to read.",
+            "Stream files fsynced every 2 minutes (nats-server 2.9's fixed interval; 2.10 added sync_interval): a host crash can lose the acknowledged messages of that long; " +
+            "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck). " +
+            "A read whose ack is lost (the service or the connection fails between fetch and ack) is delivered again after the consumer's ack wait (30 s). " +
+            "One server, no replicas: while it is down the queue is unavailable (503).",
+            ["Queue"], false),
         new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue", "KeyValue"], true),
         new("postgres-redis-cache",
             "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
@@ -39,6 +47,14 @@ public sealed class StoragesDescriptionTests
             "Item links stored only in Redis (one key per item); locations read from PostgreSQL. Items only.",
             "Links: Redis appendonly yes, appendfsync everysec — a host crash can lose up to about 1 s of acknowledged writes; noeviction. Locations: PostgreSQL (synchronous_commit=on).",
             ["Item"], false),
+        new("rabbitmq",
+            "RabbitMQ 3.10, one durable quorum queue ('integration', x-queue-type=quorum) on one node: " +
+            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+            "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
+            "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
+            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
+            "(the service or the connection fails between get and ack) is delivered again.",
+            ["Queue"], false),
         new("redis-aof",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
             "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " + QueueMemory,
@@ -121,8 +137,12 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("periodic nothing window 1000", facts["beanstalkd"]);
         Assert.Equal("kernel nothing window 30000", facts["tarantool-memtx"]);
         Assert.Equal(["redis_aof"], Single(storages, "redis-aof").Aliases);
-        Assert.Equal("at-least-once", Single(storages, "beanstalkd").Delivery);
-        Assert.All(storages.Where(s => s.Serves.Contains("Queue") && s.Name != "beanstalkd"), s => Assert.Equal("at-most-once", s.Delivery));
+        Assert.Equal("per-commit nothing nothing ", facts["rabbitmq"]);
+        Assert.Equal("periodic window window 120000", facts["nats-jetstream"]);
+        Assert.Equal("nats", servers["nats-jetstream"]);
+        string[] acknowledged = ["beanstalkd", "nats-jetstream", "rabbitmq"];
+        Assert.All(acknowledged, name => Assert.Equal("at-least-once", Single(storages, name).Delivery));
+        Assert.All(storages.Where(s => s.Serves.Contains("Queue") && !acknowledged.Contains(s.Name)), s => Assert.Equal("at-most-once", s.Delivery));
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
         Assert.Equal("postgres", Assert.Single(storages, s => s.IsKvDefault).Name);

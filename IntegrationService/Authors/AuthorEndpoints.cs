@@ -36,25 +36,25 @@ public sealed class AuthorEndpoints(StorageRegistry storages)
         var store = storages.Authors(storage);
         var (author, problem) = await ReadAuthorAsync(context.Request);
         if (author is null) return problem!;
-        var created = await store.CreateAsync(author with { Id = 0 }, CancellationToken.None);
+        var created = await store.CreateAsync(author with { Id = 0 }, context.RequestAborted);
         context.Response.Headers.Location = storage is null
             ? $"/Author/Get?id={created.Id}"
             : $"/Author/Get?id={created.Id}&storage={Uri.EscapeDataString(storage)}";
         return Results.Json(created, ApiJsonContext.Default.Author, statusCode: StatusCodes.Status201Created);
     }
 
-    private async Task<IResult> GetAsync([FromQuery] string? id, [FromQuery] string? storage)
+    private async Task<IResult> GetAsync([FromQuery] string? id, [FromQuery] string? storage, CancellationToken cancellationToken)
     {
         if (!RequestValues.TryParseId(id, "id", out var authorId, out var problem)) return problem;
-        var author = await storages.Authors(storage).GetAsync(authorId, CancellationToken.None);
+        var author = await storages.Authors(storage).GetAsync(authorId, cancellationToken);
         return author is null ? NotFound(authorId) : Results.Json(author, ApiJsonContext.Default.Author);
     }
 
-    private async Task<IResult> GetAllAsync([FromQuery] string? offset, [FromQuery] string? limit, [FromQuery] string? storage)
+    private async Task<IResult> GetAllAsync([FromQuery] string? offset, [FromQuery] string? limit, [FromQuery] string? storage, CancellationToken cancellationToken)
     {
         if (!RequestValues.TryParseInt(offset, "offset", 0, int.MaxValue, 0, out var from, out var problem)) return problem;
         if (!RequestValues.TryParseInt(limit, "limit", 1, AuthorLimits.MaxPageSize, 100, out var count, out problem)) return problem;
-        var page = await storages.Authors(storage).GetPageAsync(from, count, CancellationToken.None);
+        var page = await storages.Authors(storage).GetPageAsync(from, count, cancellationToken);
         return Results.Json(page, ApiJsonContext.Default.IReadOnlyListAuthor);
     }
 
@@ -64,14 +64,14 @@ public sealed class AuthorEndpoints(StorageRegistry storages)
         var (author, problem) = await ReadAuthorAsync(context.Request);
         if (author is null) return problem!;
         if (author.Id <= 0) return ApiResults.Invalid("id", "The id must be a positive number.");
-        var updated = await store.UpdateAsync(author, CancellationToken.None);
+        var updated = await store.UpdateAsync(author, context.RequestAborted);
         return updated is null ? NotFound(author.Id) : Results.Json(updated, ApiJsonContext.Default.Author);
     }
 
-    private async Task<IResult> DeleteAsync([FromQuery] string? id, [FromQuery] string? storage)
+    private async Task<IResult> DeleteAsync([FromQuery] string? id, [FromQuery] string? storage, CancellationToken cancellationToken)
     {
         if (!RequestValues.TryParseId(id, "id", out var authorId, out var problem)) return problem;
-        return await storages.Authors(storage).DeleteAsync(authorId, CancellationToken.None) ? Results.Ok() : NotFound(authorId);
+        return await storages.Authors(storage).DeleteAsync(authorId, cancellationToken) ? Results.Ok() : NotFound(authorId);
     }
 
     private static async ValueTask<(Author? Author, IResult? Problem)> ReadAuthorAsync(HttpRequest request)

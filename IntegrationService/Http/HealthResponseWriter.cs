@@ -7,14 +7,14 @@ using Microsoft.Extensions.Options;
 namespace IntegrationService.Http;
 
 /// <summary>
-/// Writes the readiness report as JSON: each backend (up or down, with its latency and error) and each
-/// architecture (ready, degraded when only its cache is down, down when a backend it needs is).
+/// Writes the readiness report as JSON: each backend of the <see cref="ReadinessScope"/> (up or down, with its
+/// latency and error) and each of its architectures (ready, degraded when only its cache is down, down when a backend it needs is).
 /// </summary>
 internal static class HealthResponseWriter
 {
     public static Task WriteAsync(HttpContext context, HealthReport report)
     {
-        var registry = context.RequestServices.GetRequiredService<StorageRegistry>();
+        var scope = context.RequestServices.GetRequiredService<ReadinessScope>();
         if (report.Status == HealthStatus.Unhealthy)
         {
             var retryAfter = context.RequestServices.GetRequiredService<IOptions<StorageOptions>>().Value.RetryAfterSeconds;
@@ -24,7 +24,7 @@ internal static class HealthResponseWriter
             e.Value.Status == HealthStatus.Healthy ? "up" : "down",
             Math.Round(e.Value.Duration.TotalMilliseconds, 3),
             e.Value.Description));
-        var architectures = registry.All.ToDictionary(a => a.Name, a => ArchitectureStatus(a, backends));
+        var architectures = scope.Architectures.ToDictionary(a => a.Name, a => ArchitectureStatus(a, backends));
         var body = new ReadinessReport(Name(report.Status), backends, architectures);
         context.Response.ContentType = "application/json";
         return JsonSerializer.SerializeAsync(context.Response.Body, body, ApiJsonContext.Default.ReadinessReport);

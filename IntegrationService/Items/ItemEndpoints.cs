@@ -21,10 +21,10 @@ public sealed class ItemEndpoints(StorageRegistry storages)
             .Accepts<ReplaceLocationsRequest>("application/json").Produces<OkResponse>().ProducesValidationProblem();
     }
 
-    private async Task<IResult> GetAsync(string id, [FromQuery] string? storage)
+    private async Task<IResult> GetAsync(string id, [FromQuery] string? storage, CancellationToken cancellationToken)
     {
         if (!RequestValues.TryParseId(id, "id", out var itemId, out var problem)) return problem;
-        var locations = await storages.Items(storage).GetLocationsAsync(itemId, CancellationToken.None);
+        var locations = await storages.Items(storage).GetLocationsAsync(itemId, cancellationToken);
         return Results.Json(locations, ApiJsonContext.Default.IReadOnlyListLocation);
     }
 
@@ -35,7 +35,7 @@ public sealed class ItemEndpoints(StorageRegistry storages)
         var (request, bodyProblem) = await JsonBody.ReadAsync(context.Request, ApiJsonContext.Default.ReplaceLocationsRequest);
         if (request is null) return bodyProblem!;
         if (Validate(request.LocationIds) is { } invalid) return ApiResults.Invalid("LocationIds", invalid);
-        await store.ReplaceLocationsAsync(itemId, request.LocationIds!.Distinct().Order().ToArray(), CancellationToken.None);
+        await store.ReplaceLocationsAsync(itemId, request.LocationIds!.Distinct().Order().ToArray(), context.RequestAborted);
         return Results.Json(Ok1, ApiJsonContext.Default.OkResponse);
     }
 

@@ -10,10 +10,11 @@ namespace IntegrationService.Kv;
 /// stores the raw body (201), <c>GET</c> returns it byte for byte (200, or 404), <c>DELETE</c> removes
 /// it (202, also for an absent key); an empty or missing id is a 400, another method a 405, an unknown
 /// path under <c>/v0/</c> a 400. <c>?storage=</c> selects the architecture, else <c>Kv:Default</c>.
-/// In a sharded cluster (<see cref="KvCluster"/>) a key another node owns is forwarded to it after
-/// the request has been checked here (a bad request is refused by the node that received it).
+/// In a sharded cluster the group's <see cref="KvOwnerRouting"/> filter forwards a key another node
+/// owns to it, after the request has been bound and checked here (<see cref="KvEntityRequest"/>: a
+/// bad request is refused by the node that received it); the handler only serves local keys.
 /// </summary>
-public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
+public static class KvEndpoints
 {
     private const string Allowed = "GET, PUT, DELETE";
 
@@ -21,10 +22,12 @@ public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
     {
         var registry = app.ServiceProvider.GetRequiredService<StorageRegistry>();
         var cluster = app.ServiceProvider.GetRequiredService<KvCluster>();
-        var endpoints = new KvEndpoints(registry, cluster);
         var names = string.Join(", ", registry.KvStorageNames);
         var group = app.MapGroup("/v0").WithTags("Key-value");
-        group.MapMethods("/entity", [HttpMethods.Get, HttpMethods.Put, HttpMethods.Delete], (Func<HttpContext, Task<IResult>>)endpoints.EntityAsync)
+        var entity = group.MapGroup("/entity");
+        // Only a cluster node routes keys to their owners; a single node has no filter to run.
+        if (cluster.Nodes.Count > 0) entity.AddEndpointFilter(new KvOwnerRouting(cluster));
+        entity.MapMethods("", [HttpMethods.Get, HttpMethods.Put, HttpMethods.Delete], EntityAsync)
             .WithName("KvEntity").WithMetadata(ReadsStorageParameter.KeyValue)
             .WithSummary($"GET the value of ?id= (200 raw bytes, 404), PUT the raw body as its value (201; at most {KvLimits.MaxValueBytes} bytes), " +
                          $"DELETE it (202, also when absent). Architectures: {names}; default {registry.KvDefaultName}.")
@@ -53,30 +56,23 @@ public sealed class KvEndpoints(StorageRegistry storages, KvCluster cluster)
             detail: $"{context.Request.Method} is not served here.");
     }
 
-    private async Task<IResult> EntityAsync(HttpContext context)
+    /// <summary>Bound and checked (<see cref="KvEntityRequest"/>); a key another node owns never gets here (<see cref="KvOwnerRouting"/>).</summary>
+    private static async Task<IResult> EntityAsync(KvEntityRequest request, HttpContext context, CancellationToken cancellationToken)
     {
+        if (request.Problem is not null) return request.Problem;
         var method = context.Request.Method;
-        var query = context.Request.Query;
-        if (!TryReadKey(query["id"], out var key, out var problem)) return problem;
-        var store = storages.Kv(query["storage"]);
-        var owner = cluster.ForwardTo(context.Request, key);
-        switch (method)
+        if (HttpMethods.IsGet(method))
         {
-            case var get when HttpMethods.IsGet(get):
-                if (owner is not null) return await cluster.ForwardAsync(context, owner, null);
-                var value = await store.GetAsync(key, CancellationToken.None);
-                return value is null ? ApiResults.NotFound($"No value for id '{key}'.") : Results.Bytes(value, "application/octet-stream");
-            case var put when HttpMethods.IsPut(put):
-                var (body, tooLarge) = await KvValueBody.ReadAsync(context.Request);
-                if (tooLarge is not null) return tooLarge;
-                if (owner is not null) return await cluster.ForwardAsync(context, owner, body);
-                await store.PutAsync(key, body, CancellationToken.None);
-                return Results.StatusCode(StatusCodes.Status201Created);
-            default:
-                if (owner is not null) return await cluster.ForwardAsync(context, owner, null);
-                await store.DeleteAsync(key, CancellationToken.None);
-                return Results.StatusCode(StatusCodes.Status202Accepted);
+            var value = await request.Store.GetAsync(request.Key, cancellationToken);
+            return value is null ? ApiResults.NotFound($"No value for id '{request.Key}'.") : Results.Bytes(value, "application/octet-stream");
         }
+        if (HttpMethods.IsPut(method))
+        {
+            await request.Store.PutAsync(request.Key, request.Value, cancellationToken);
+            return Results.StatusCode(StatusCodes.Status201Created);
+        }
+        await request.Store.DeleteAsync(request.Key, cancellationToken);
+        return Results.StatusCode(StatusCodes.Status202Accepted);
     }
 
     /// <summary>The key named by <c>?id=</c>: given once, not empty, no U+0000, at most <see cref="KvLimits.MaxKeyBytes"/> UTF-8 bytes.</summary>

@@ -1,3 +1,4 @@
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Prometheus;
@@ -6,7 +7,7 @@ namespace IntegrationService.Monitoring;
 
 public static class MetricsExtensions
 {
-    /// <summary>The registry behind <c>/metrics</c>, with the Tarantool and Redis clients' counters.</summary>
+    /// <summary>The registry behind <c>/metrics</c>, with the Tarantool, Redis and RabbitMQ clients' counters.</summary>
     public static IHostApplicationBuilder AddMetrics(this IHostApplicationBuilder builder)
     {
         builder.Services.AddSingleton(sp =>
@@ -15,6 +16,8 @@ public static class MetricsExtensions
             var redis = sp.GetRequiredService<RedisConnections>();
             List<BackendActivitySource> backends = [new(tarantool.Activity, () => tarantool.Activity.InFlight)];
             foreach (var connection in redis.All) backends.Add(new(connection.Activity, () => connection.InFlight));
+            var rabbitMq = sp.GetRequiredService<RabbitMqConnection>();
+            backends.Add(new(rabbitMq.Activity, () => rabbitMq.Activity.InFlight));
             return new ServiceMetrics(backends);
         });
         return builder;

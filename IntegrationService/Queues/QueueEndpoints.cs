@@ -32,34 +32,35 @@ public sealed class QueueEndpoints(StorageRegistry storages)
             .Produces<QueueDepthResponse>().ProducesValidationProblem();
     }
 
-    private Task<IResult> WriteGeneratedAsync(string queue) => WriteAsync(storages.Queue(queue), GeneratedMessage.Create());
+    private Task<IResult> WriteGeneratedAsync(string queue, CancellationToken cancellationToken) =>
+        WriteAsync(storages.Queue(queue), GeneratedMessage.Create(), cancellationToken);
 
     private async Task<IResult> WriteBodyAsync(HttpContext context, string queue)
     {
         var target = storages.Queue(queue); // an unknown queue is a 400 before the body is read
         var (body, problem) = await QueueMessageBody.ReadAsync(context.Request);
         if (problem is not null) return problem;
-        return await WriteAsync(target, body.Length == 0 ? GeneratedMessage.Create() : body);
+        return await WriteAsync(target, body.Length == 0 ? GeneratedMessage.Create() : body, context.RequestAborted);
     }
 
-    private static async Task<IResult> WriteAsync((string Name, IQueueStore Store) queue, ReadOnlyMemory<byte> message)
+    private static async Task<IResult> WriteAsync((string Name, IQueueStore Store) queue, ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
-        var id = await queue.Store.EnqueueAsync(message, CancellationToken.None);
+        var id = await queue.Store.EnqueueAsync(message, cancellationToken);
         return Results.Json(new QueueWriteResponse(queue.Name, "write", true, id), ApiJsonContext.Default.QueueWriteResponse,
             statusCode: StatusCodes.Status201Created);
     }
 
-    private async Task<IResult> ReadAsync(string queue)
+    private async Task<IResult> ReadAsync(string queue, CancellationToken cancellationToken)
     {
         var (name, store) = storages.Queue(queue);
-        var message = await store.DequeueAsync(CancellationToken.None);
+        var message = await store.DequeueAsync(cancellationToken);
         return message is null ? Results.NoContent() : new QueueReadResult(name, message);
     }
 
-    private async Task<IResult> DepthAsync(string queue)
+    private async Task<IResult> DepthAsync(string queue, CancellationToken cancellationToken)
     {
         var (name, store) = storages.Queue(queue);
-        var depth = await store.CountAsync(CancellationToken.None);
+        var depth = await store.CountAsync(cancellationToken);
         return Results.Json(new QueueDepthResponse(name, depth), ApiJsonContext.Default.QueueDepthResponse);
     }
 }

@@ -1,7 +1,9 @@
 using System.CommandLine;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Options;
@@ -80,6 +82,7 @@ public sealed class FingerprintCommand : Command
     /// <summary>Whether <paramref name="server"/> has a fingerprint reader (a test checks every registered one has).</summary>
     public static bool CanRead(IServiceProvider services, string server) =>
         server is PostgresServiceCollectionExtensions.BackendName or TarantoolHealthCheck.BackendName or BeanstalkdQueueStore.BackendName
+            or RabbitMqConnection.BackendName or NatsJetStreamQueue.BackendName
         || services.GetRequiredService<RedisConnections>().All.Any(c => c.Name == server);
 
     private static Task<ServerFingerprint> ReadAsync(IServiceProvider services, string server, IReadOnlySet<string> serves, CancellationToken cancellationToken) => server switch
@@ -88,6 +91,10 @@ public sealed class FingerprintCommand : Command
         TarantoolHealthCheck.BackendName => TarantoolFingerprint.ReadAsync(server, services.GetRequiredService<TarantoolConnection>(),
             services.GetRequiredService<IOptions<TarantoolOptions>>(), cancellationToken),
         BeanstalkdQueueStore.BackendName => BeanstalkdFingerprint.ReadAsync(server, services.GetRequiredService<IOptions<BeanstalkdOptions>>(), cancellationToken),
+        RabbitMqConnection.BackendName when services.GetRequiredService<IOptions<RabbitMqOptions>>().Value is var rabbit =>
+            QueueBrokerFingerprint.ReadAsync(server, rabbit.Host, rabbit.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
+        NatsJetStreamQueue.BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.Url) is var nats =>
+            QueueBrokerFingerprint.ReadAsync(server, nats.Host, nats.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         _ when services.GetRequiredService<RedisConnections>().All.FirstOrDefault(c => c.Name == server) is { } redis => RedisFingerprint.ReadAsync(redis, serves, cancellationToken),
         _ => Task.FromResult(ServerFingerprint.Failed(server, "", "no fingerprint reader for this server")),
     };

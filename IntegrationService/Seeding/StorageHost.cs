@@ -1,15 +1,23 @@
 namespace IntegrationService.Seeding;
 
-/// <summary>The storage registrations without the web server, started, for the command-line tools (seed, fill-queue).</summary>
+/// <summary>The storage registrations without the web server, for the command-line tools (seed, fill-queue, settle).</summary>
 internal static class StorageHost
 {
     public static async Task<IHost> StartAsync()
     {
-        var builder = Host.CreateApplicationBuilder();
-        builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        builder.AddStorage();
-        var host = builder.Build();
+        var host = Build();
         await host.StartAsync();
         return host;
+    }
+
+    /// <summary>Built, not started: the clients exist, nothing connects until asked.</summary>
+    public static IHost Build()
+    {
+        var builder = Host.CreateApplicationBuilder();
+        builder.Logging.SetMinimumLevel(LogLevel.Warning);
+        // Logs go to stderr: stdout is the tools' answer (fill-queue's and settle's JSON), which the bench parses.
+        builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace);
+        builder.AddStorage();
+        return builder.Build();
     }
 }

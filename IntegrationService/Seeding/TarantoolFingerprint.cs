@@ -1,5 +1,5 @@
 using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 using Microsoft.Extensions.Options;
 

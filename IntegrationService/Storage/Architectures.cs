@@ -1,5 +1,7 @@
 using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Options;
@@ -9,7 +11,7 @@ namespace IntegrationService.Storage;
 /// <summary>
 /// Every named storage architecture (<c>?storage=name</c>, and <c>/write/{name}</c> for queues), composed
 /// from the stores the technology folders register (<c>AddPostgres</c>, <c>AddRedis</c>,
-/// <c>AddTarantool</c>, <c>AddBeanstalkd</c>). Each states what it is made of, the backends it cannot
+/// <c>AddTarantool</c>, <c>AddBeanstalkd</c>, <c>AddRabbitMq</c>, <c>AddNats</c>). Each states what it is made of, the backends it cannot
 /// serve without and the caches whose loss only slows it (by health-check name). The descriptions
 /// and durability statements of <c>GET /storages</c> are built from the bound options; the servers'
 /// own settings among them (fsync policies and the like) describe the servers we are deployed against.
@@ -29,6 +31,8 @@ public static class Architectures
         services.AddSingleton(RedisAofQueue);
         services.AddSingleton(RedisRdbQueue);
         services.AddSingleton(BeanstalkdQueue);
+        services.AddSingleton(RabbitMqQueue);
+        services.AddSingleton(NatsJetStreamQueueArchitecture);
         services.AddSingleton(RedisPersistentKv);
         services.AddSingleton(RedisClusterKv);
         return services;
@@ -169,6 +173,41 @@ public static class Architectures
         };
     }
 
+    /// <summary>rabbitmq: a queue in one RabbitMQ quorum queue.</summary>
+    private static StorageArchitecture RabbitMqQueue(IServiceProvider sp) =>
+        new(RabbitMqConnection.BackendName,
+            $"RabbitMQ 3.10, one durable quorum queue ('{Bound<RabbitMqOptions>(sp).Queue}', x-queue-type=quorum) on one node: " +
+            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+            "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
+            "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
+            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
+            "(the service or the connection fails between get and ack) is delivered again.",
+            null, null, [RabbitMqConnection.BackendName], [])
+        {
+            Queue = sp.GetRequiredService<RabbitMqQueueStore>(),
+            Facts = DurabilityFacts.Synchronous,
+            Delivery = QueueDelivery.AtLeastOnce,
+        };
+
+    /// <summary>nats-jetstream: a queue in a JetStream stream (file storage, work-queue retention) read through a durable pull consumer.</summary>
+    private static StorageArchitecture NatsJetStreamQueueArchitecture(IServiceProvider sp)
+    {
+        var nats = Bound<NatsOptions>(sp);
+        return new("nats-jetstream",
+            $"NATS JetStream (nats-server 2.9): stream '{nats.Stream}' with file storage and work-queue retention, durable pull consumer '{nats.Consumer}'; " +
+            "publish, awaiting the PubAck, to write; fetch one message without waiting, then ack it (double ack), to read.",
+            $"{NatsSync(nats.SyncIntervalMs)} A read whose ack is lost (the service or the connection fails between fetch and ack) " +
+            $"is delivered again after the consumer's ack wait ({nats.AckWaitSeconds} s). One server, no replicas: while it is down the queue is unavailable (503).",
+            null, null, [NatsJetStreamQueue.BackendName], [])
+        {
+            Queue = sp.GetRequiredService<NatsQueueStore>(),
+            // The server writes a message to its block file from a flusher that gathers writes for up to
+            // about 8 ms after the PubAck (its filestore's maxFlushWait), so even a kill -9 can lose that much.
+            Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
+            Delivery = QueueDelivery.AtLeastOnce,
+        };
+    }
+
     // The servers' settings in words: what an acknowledged write survives under each (per the servers' manuals).
 
     private static string PostgresDurability(PostgresOptions postgres) =>
@@ -250,6 +289,12 @@ public static class Architectures
         : $"Binlog on (-b), fsynced at most once {(fsyncIntervalMs == 1000 ? "a second" : $"every {fsyncIntervalMs} ms")} (-f {fsyncIntervalMs}): " +
           $"a host crash can lose about the last {(fsyncIntervalMs == 1000 ? "second" : $"{fsyncIntervalMs} ms")} of acknowledged messages, " +
           "a crash of beanstalkd alone loses none.";
+
+    private static string NatsSync(int syncIntervalMs) => syncIntervalMs == 0
+        ? "Stream files fsynced after every message (sync_interval: always, nats-server 2.10 and later): neither a crash of nats-server nor of its host loses an acknowledged message."
+        : $"Stream files fsynced every {(syncIntervalMs % 60_000 == 0 ? $"{syncIntervalMs / 60_000} minutes" : $"{syncIntervalMs} ms")} " +
+          "(nats-server 2.9's fixed interval; 2.10 added sync_interval): a host crash can lose the acknowledged messages of that long; " +
+          "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck).";
 
     private static T Bound<T>(IServiceProvider sp) where T : class => sp.GetRequiredService<IOptions<T>>().Value;
 }

@@ -31,4 +31,11 @@ public sealed class StorageOptions
     /// <summary>Milliseconds a queued request waits for a permit before it is shed (503 with Retry-After).</summary>
     [Range(1, 60_000)]
     public int MaxQueueWaitMs { get; set; } = 1000;
+
+    /// <summary>
+    /// The architectures this node is configured to serve, comma-separated: <c>/health/ready</c> requires
+    /// only the backend servers they use (Http/ReadinessScope.cs). Empty: every architecture, or on a
+    /// key-value cluster node (<c>Cluster:Nodes</c> set) only <c>Kv:Default</c>'s. Requests may still name any.
+    /// </summary>
+    public string? ReadyArchitectures { get; set; }
 }

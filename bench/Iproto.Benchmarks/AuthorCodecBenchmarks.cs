@@ -2,7 +2,7 @@ using System.Buffers;
 using BenchmarkDotNet.Attributes;
 using IntegrationService.Authors;
 using IntegrationService.Storage.Tarantool;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 
 namespace Iproto.Benchmarks;

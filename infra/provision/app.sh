@@ -91,6 +91,10 @@ Redis__Cluster=$REDIS_CLUSTER
 Redis__Password=$DB_PASSWORD
 Beanstalkd__Host=$DB_HOST
 Beanstalkd__Port=11300
+RabbitMq__Host=$DB_HOST
+RabbitMq__Port=5672
+RabbitMq__Password=$DB_PASSWORD
+Nats__Url=nats://integration:$DB_PASSWORD@$DB_HOST:4222
 Storage__Default=$STORAGE_DEFAULT
 Kv__Default=$KV_DEFAULT
 ENV

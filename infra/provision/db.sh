@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provisions the database host: PostgreSQL, Tarantool, Redis (cache, persistent, and the queue
-# instances redis-aof and redis-rdb), the masters of the Redis Cluster and Beanstalkd from Debian's
-# packages, configured from infra/config/ (the files script/services uses locally), listening on
+# instances redis-aof and redis-rdb), the masters of the Redis Cluster, Beanstalkd, RabbitMQ and
+# NATS (JetStream) from Debian's packages, configured from infra/config/ (the files script/services uses locally), listening on
 # loopback and the private address, with one password for the app host's logins. Idempotent: a
 # second run re-applies the settings and restarts the servers.
 #
@@ -17,12 +17,15 @@
 #                        first address; 127.0.0.1 in test mode)
 #   ALLOWED_CIDR         network PostgreSQL accepts password logins from (default: BIND_ADDRESS/32)
 #   PROVISION_TEST_ROOT  test mode: every file under this directory, alternate loopback ports
-#                        (25432 23301 26379 26380 26381 26382 21300, Redis Cluster 26391-26393),
+#                        (25432 23301 26379 26380 26381 26382 21300, RabbitMQ 25673, NATS 24222,
+#                        Redis Cluster 26391-26393),
 #                        servers started directly, never through systemd; nothing outside the
 #                        directory is changed except installing missing packages.
 #                        infra/test/provision-db.sh uses it.
 #   PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT
-#   BEANSTALKD_PORT      override ports
+#   BEANSTALKD_PORT RABBITMQ_PORT NATS_PORT
+#                        override ports (RabbitMQ's Erlang distribution port is its port + 20000,
+#                        on loopback only)
 #   REDIS_CLUSTER_PORTS  ports of the Redis Cluster masters this host runs, space-separated
 #                        (infra/config/redis-cluster.conf; each one's cluster bus is its port + 10000).
 #                        Default "7001 7002 7003" (test mode "26391 26392 26393"); set but empty: none
@@ -35,7 +38,8 @@
 #
 # Authentication (see infra/README.md): PostgreSQL scram-sha-256 for the integration role from
 # ALLOWED_CIDR only; Tarantool user `integration` with the password; every Redis instance with
-# requirepass. The AWS security group adds that only the app host reaches these ports.
+# requirepass; RabbitMQ user `integration` with the password; NATS user `integration` with the
+# password. The AWS security group adds that only the app host reaches these ports.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -57,6 +61,7 @@ if [ -n "$TEST_ROOT" ]; then
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-26379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-26380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-26381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-26382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-21300}"
+  RABBITMQ_PORT="${RABBITMQ_PORT:-25673}" NATS_PORT="${NATS_PORT:-24222}"
   REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-26391 26392 26393}"
   BIND_ADDRESS=127.0.0.1
   ETC="$TEST_ROOT/etc" VAR="$TEST_ROOT/var" LOGS="$TEST_ROOT/log" RUN="$TEST_ROOT/run"
@@ -66,9 +71,11 @@ if [ -n "$TEST_ROOT" ]; then
   cluster_bus_ports=()
   for port in $REDIS_CLUSTER_PORTS; do cluster_bus_ports+=("$((port + 10000))"); done
   for port in "$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" \
-    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" $REDIS_CLUSTER_PORTS "${cluster_bus_ports[@]}"; do
+    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT" \
+    $REDIS_CLUSTER_PORTS "${cluster_bus_ports[@]}"; do
     case "$port" in
-      15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300 | 17001 | 17002 | 17003 | 27001 | 27002 | 27003)
+      15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300 | 17001 | 17002 | 17003 | 27001 | 27002 | 27003 | \
+        15673 | 35673 | 14222)
         die "test mode must not use port $port (script/services uses it)" ;;
     esac
   done
@@ -77,6 +84,7 @@ else
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-6379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-6380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-6381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-6382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-11300}"
+  RABBITMQ_PORT="${RABBITMQ_PORT:-5672}" NATS_PORT="${NATS_PORT:-4222}"
   REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-7001 7002 7003}"
   BIND_ADDRESS="${BIND_ADDRESS:-$(hostname -I 2>/dev/null | awk '{print $1}')}"
   ETC=/etc/integrationservice VAR=/var/lib/integrationservice LOGS=/var/log/integrationservice RUN=/run/integrationservice
@@ -129,7 +137,7 @@ stop_pidfile() {
 # Installs the Debian packages given (all of the db host's by default) that are missing.
 install_packages() {
   local packages=("$@") missing=() package
-  [ "${#packages[@]}" -gt 0 ] || packages=(postgresql tarantool redis-server beanstalkd)
+  [ "${#packages[@]}" -gt 0 ] || packages=(postgresql tarantool redis-server beanstalkd rabbitmq-server nats-server)
   for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
   done
@@ -145,7 +153,8 @@ prepare_host() {
   chmod 755 "$VAR" "$LOGS" "$RUN"
   if [ "$MANAGER" = systemd ]; then
     # The servers' packages start their default instances; ours replace them (same ports).
-    systemctl disable --now redis-server.service beanstalkd.service beanstalkd.socket 2>/dev/null || true
+    systemctl disable --now redis-server.service beanstalkd.service beanstalkd.socket rabbitmq-server.service nats-server.service \
+      2>/dev/null || true
     # Redis asks for overcommit; a backlog above the default suits a load test.
     write_file /etc/sysctl.d/90-integrationservice.conf 644 <<'EOF'
 vm.overcommit_memory = 1
@@ -461,6 +470,121 @@ EOF
   wait_for_port "$BIND_ADDRESS" "$BEANSTALKD_PORT" 30 || die "beanstalkd did not start: see its log"
 }
 
+# ---- RabbitMQ --------------------------------------------------------------------------------
+
+# One node, integration@localhost, with its database, cookie (HOME) and logs under $VAR and $LOGS;
+# AMQP on loopback and the private address, Erlang distribution (port + 20000) and epmd on
+# loopback only. The Debian wrapper in /usr/sbin would switch users; the unit does that instead.
+RABBITMQ_BIN=/usr/lib/rabbitmq/bin
+RABBITMQ_NODE=integration@localhost
+rabbitmq_env() {
+  local dir="$VAR/rabbitmq"
+  printf '%s\n' "HOME=$dir" "RABBITMQ_NODENAME=$RABBITMQ_NODE" "RABBITMQ_DIST_PORT=$((RABBITMQ_PORT + 20000))" \
+    "RABBITMQ_MNESIA_BASE=$dir/mnesia" "RABBITMQ_LOG_BASE=$LOGS/rabbitmq" "RABBITMQ_CONFIG_FILE=$ETC/rabbitmq.conf" \
+    "RABBITMQ_ENABLED_PLUGINS_FILE=$dir/enabled_plugins" "RABBITMQ_PID_FILE=$dir/rabbitmq.pid" \
+    "RABBITMQ_CONF_ENV_FILE=/dev/null" "ERL_EPMD_ADDRESS=127.0.0.1" \
+    "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=-kernel inet_dist_use_interface {127,0,0,1}"
+}
+# rabbitmqctl against our node, as the user the node runs as (the Erlang cookie is in its HOME).
+rabbitmqctl_node() {
+  local vars=()
+  mapfile -t vars < <(rabbitmq_env)
+  if is_root && [ "$MANAGER" = systemd ]; then
+    runuser -u rabbitmq -- env "${vars[@]}" timeout 60 "$RABBITMQ_BIN/rabbitmqctl" -n "$RABBITMQ_NODE" "$@"
+  else
+    env "${vars[@]}" timeout 60 "$RABBITMQ_BIN/rabbitmqctl" -n "$RABBITMQ_NODE" "$@"
+  fi
+}
+
+rabbitmq_up() {
+  local dir="$VAR/rabbitmq" n=1 address vars=()
+  mkdir -p "$dir" "$LOGS/rabbitmq"
+  {
+    echo "# Written by infra/provision/db.sh: infra/config/rabbitmq.conf, then this host's settings."
+    grep -v '^default_pass' "$CONFIG_DIR/rabbitmq.conf"
+    echo
+    for address in $(addresses); do echo "listeners.tcp.$n = $address:$RABBITMQ_PORT"; n=$((n + 1)); done
+    # Applies when the node first boots; every run also sets the password through rabbitmqctl.
+    echo "default_pass = $DB_PASSWORD"
+  } | write_file "$ETC/rabbitmq.conf" 640
+  rabbitmq_env | write_file "$ETC/rabbitmq.env" 640
+  if [ "$MANAGER" = systemd ]; then
+    own rabbitmq "$dir" "$LOGS/rabbitmq"; chgrp rabbitmq "$ETC/rabbitmq.conf" "$ETC/rabbitmq.env"
+    log "rabbitmq: (re)starting integration-rabbitmq on $(addresses) port $RABBITMQ_PORT"
+    systemd_unit integration-rabbitmq <<EOF
+[Unit]
+Description=IntegrationService RabbitMQ (infra/config/rabbitmq.conf)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=rabbitmq
+Group=rabbitmq
+EnvironmentFile=$ETC/rabbitmq.env
+ExecStart=$RABBITMQ_BIN/rabbitmq-server
+Restart=on-failure
+LimitNOFILE=65536
+TimeoutStopSec=120
+
+[Install]
+WantedBy=multi-user.target
+EOF
+  else
+    stop_pidfile rabbitmq "$dir/rabbitmq.pid"
+    log "rabbitmq: starting on $(addresses) port $RABBITMQ_PORT (the first boot takes about half a minute)"
+    mapfile -t vars < <(rabbitmq_env)
+    setsid env "${vars[@]}" "$RABBITMQ_BIN/rabbitmq-server" </dev/null >>"$LOGS/rabbitmq.log" 2>&1 &
+  fi
+  wait_for_port 127.0.0.1 "$RABBITMQ_PORT" 180 || die "rabbitmq did not start: see $LOGS/rabbitmq/"
+  # The password on every run (the expression goes through stdin, not the process list).
+  log "rabbitmq: password of integration"
+  printf 'rabbit_auth_backend_internal:change_password(<<"integration">>, <<"%s">>, <<"db.sh">>).\n' "$DB_PASSWORD" |
+    rabbitmqctl_node eval >/dev/null || die "rabbitmq: setting the password of integration failed"
+}
+
+# ---- NATS ------------------------------------------------------------------------------------
+
+# nats-server with JetStream (its streams under $VAR/nats) on the private address (loopback in
+# test mode): like Tarantool, it listens on one address.
+nats_up() {
+  local store="$VAR/nats"
+  mkdir -p "$store"
+  {
+    echo "# Written by infra/provision/db.sh: infra/config/nats.conf, then this host's settings."
+    cat "$CONFIG_DIR/nats.conf"
+    echo
+    echo "listen: $BIND_ADDRESS:$NATS_PORT"
+    echo "authorization { user: integration, password: \"$DB_PASSWORD\" }"
+  } | write_file "$ETC/nats.conf" 640
+  if [ "$MANAGER" = systemd ]; then
+    own nats "$store"; chgrp nats "$ETC/nats.conf"
+    log "nats: (re)starting integration-nats on $BIND_ADDRESS:$NATS_PORT"
+    systemd_unit integration-nats <<EOF
+[Unit]
+Description=IntegrationService NATS with JetStream (infra/config/nats.conf)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=nats
+Group=nats
+ExecStart=/usr/sbin/nats-server -c $ETC/nats.conf -js -sd $store
+Restart=on-failure
+LimitNOFILE=65536
+
+[Install]
+WantedBy=multi-user.target
+EOF
+  else
+    stop_pidfile nats "$RUN/nats.pid"
+    log "nats: starting on $BIND_ADDRESS:$NATS_PORT"
+    setsid nats-server -c "$ETC/nats.conf" -js -sd "$store" -P "$RUN/nats.pid" </dev/null >>"$LOGS/nats.log" 2>&1 &
+  fi
+  wait_for_port "$BIND_ADDRESS" "$NATS_PORT" 30 || die "nats did not start: see its log"
+}
+
 # ---- commands --------------------------------------------------------------------------------
 
 preflight() {
@@ -483,10 +607,12 @@ up() {
   redis_up redis-aof "$REDIS_AOF_PORT"
   redis_up redis-rdb "$REDIS_RDB_PORT"
   beanstalkd_up
+  rabbitmq_up
+  nats_up
   redis_cluster_up
   log "ready: postgres $PG_PORT, tarantool $TARANTOOL_PORT, redis-cache $REDIS_CACHE_PORT," \
     "redis-persistent $REDIS_PERSISTENT_PORT, redis-aof $REDIS_AOF_PORT, redis-rdb $REDIS_RDB_PORT," \
-    "beanstalkd $BEANSTALKD_PORT, redis-cluster ${REDIS_CLUSTER_PORTS:-none}"
+    "beanstalkd $BEANSTALKD_PORT, rabbitmq $RABBITMQ_PORT, nats $NATS_PORT, redis-cluster ${REDIS_CLUSTER_PORTS:-none}"
 }
 
 # A dedicated Redis Cluster host: Redis only, its masters, the cluster when it creates it.
@@ -502,7 +628,8 @@ redis_cluster_host() {
 stop() {
   if [ "$MANAGER" = systemd ]; then
     systemctl stop integration-tarantool integration-redis-cache integration-redis-persistent \
-      integration-redis-aof integration-redis-rdb integration-beanstalkd 'integration-redis-cluster-*' 2>/dev/null || true
+      integration-redis-aof integration-redis-rdb integration-beanstalkd integration-rabbitmq integration-nats \
+      'integration-redis-cluster-*' 2>/dev/null || true
     systemctl stop postgresql.service || true
     return 0
   fi
@@ -513,6 +640,8 @@ stop() {
   stop_pidfile redis-aof "$RUN/redis-aof.pid"
   stop_pidfile redis-rdb "$RUN/redis-rdb.pid"
   stop_pidfile beanstalkd "$RUN/beanstalkd.pid"
+  stop_pidfile rabbitmq "$VAR/rabbitmq/rabbitmq.pid"
+  stop_pidfile nats "$RUN/nats.pid"
   local pidfile name
   for pidfile in "$RUN"/redis-cluster-*.pid; do
     [ -e "$pidfile" ] || continue

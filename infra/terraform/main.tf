@@ -1,5 +1,5 @@
 # Two hosts in one subnet of one availability zone, as in the original study:
-#   db  - PostgreSQL, Tarantool, four Redis instances, Beanstalkd, and
+#   db  - PostgreSQL, Tarantool, four Redis instances, Beanstalkd, RabbitMQ, NATS, and
 #         the Redis Cluster's three masters unless it has hosts of its own  (infra/provision/db.sh)
 #   app - the service in Docker, Yandex.Tank and wrk                       (infra/provision/app.sh)
 # Optionally, in the same subnet (both off by default):
@@ -19,6 +19,8 @@ locals {
     redis_aof        = 6381
     redis_rdb        = 6382
     beanstalkd       = 11300
+    rabbitmq         = 5672
+    nats             = 4222
   }
   service_port = 8080
   ssh_user     = "admin" # Debian's cloud images log in as admin
@@ -236,6 +238,22 @@ resource "aws_security_group" "db" {
     protocol        = "tcp"
     from_port       = 11300
     to_port         = 11300
+    security_groups = [aws_security_group.app.id]
+  }
+
+  ingress {
+    description     = "RabbitMQ (AMQP) from the app host"
+    protocol        = "tcp"
+    from_port       = 5672
+    to_port         = 5672
+    security_groups = [aws_security_group.app.id]
+  }
+
+  ingress {
+    description     = "NATS from the app host"
+    protocol        = "tcp"
+    from_port       = 4222
+    to_port         = 4222
     security_groups = [aws_security_group.app.id]
   }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the database host's provisioning (infra/provision/db.sh) for real on this machine, in its
 # test mode: everything under a temporary directory, loopback only, ports 25432 23301 26379
-# 26380 26381 26382 21300 and the Redis Cluster's 26391-26393 (never script/services' 15432 13301
-# 16379 16380 16381 16382 11300 17001-17003). Runs it twice (idempotence), checks that each server
+# 26380 26381 26382 21300, RabbitMQ 25673 (and 45673), NATS 24222 and the Redis Cluster's
+# 26391-26393 (never script/services' 15432 13301 16379 16380 16381 16382 11300 17001-17003 15673 14222). Runs it twice (idempotence), checks that each server
 # answers with the password and refuses without it and that the Redis Cluster is formed once.
 # Then plays three dedicated Redis Cluster hosts (`db.sh redis-cluster`, masters 26394-26396, one
 # of them creating the cluster), stops everything and removes the directory. Prints
@@ -12,14 +12,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB_SH="$ROOT/infra/provision/db.sh"
 PG_PORT=25432 TARANTOOL_PORT=23301 REDIS_CACHE_PORT=26379 REDIS_PERSISTENT_PORT=26380
-REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300
+REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300 RABBITMQ_PORT=25673 NATS_PORT=24222
 # The db host's own Redis Cluster (db.sh up), and three masters of as many dedicated hosts (db.sh
 # redis-cluster); each master's cluster bus is its port + 10000.
 CLUSTER_PORTS=(26391 26392 26393) HOST_PORTS=(26394 26395 26396) ABSENT_MASTER=26397
 TEST_PORTS=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT"
-  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}")
+  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT"
+  "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}")
 for port in "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}"; do TEST_PORTS+=("$((port + 10000))"); done
-DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003)
+DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003 15673 14222)
 PASSWORD="test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 
 passed=0 failed=0
@@ -95,6 +96,27 @@ beanstalkd_stats() {
   exec 4>&-
   [[ "$line" == OK* ]]
 }
+# RabbitMQ's user integration logs in with the password (asked of the node through rabbitmqctl).
+rabbitmq_login() {
+  printf 'rabbit_auth_backend_internal:user_login_authentication(<<"integration">>, [{password, <<"%s">>}]).\n' "$1" |
+    HOME="$TEST_ROOT/var/rabbitmq" ERL_EPMD_ADDRESS=127.0.0.1 timeout 60 /usr/lib/rabbitmq/bin/rabbitmqctl -n integration@localhost eval |
+    grep -q '^{ok,'
+}
+amqp_answers() {
+  # shellcheck disable=SC2016  # $1 is expanded by the inner bash
+  [ "$(timeout 5 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && printf "AMQP\x00\x00\x09\x01" >&3 && head -c 1 <&3 | od -An -tx1' _ "$RABBITMQ_PORT" | tr -d ' ')" = 01 ]
+}
+# NATS answers PING after a CONNECT with the password (and -ERR without it); JetStream is on.
+nats_as() {
+  local line
+  exec 5<>"/dev/tcp/127.0.0.1/$NATS_PORT"
+  IFS= read -r -t 5 line <&5
+  [[ "$line" == *'"jetstream":true'* ]] || { exec 5>&-; return 1; }
+  printf 'CONNECT {"verbose":false,"user":"integration","pass":"%s"}\r\nPING\r\n' "$1" >&5
+  IFS= read -r -t 5 line <&5
+  exec 5>&-
+  [[ "$line" == PONG* ]]
+}
 
 verify() {
   local round="$1"
@@ -130,6 +152,11 @@ verify() {
     test "$(redis_config "$REDIS_RDB_PORT" maxmemory-policy) $(redis_config "$REDIS_RDB_PORT" maxmemory)" \
     = "noeviction 1073741824"
   check "$round: beanstalkd answers stats" beanstalkd_stats
+  check "$round: rabbitmq accepts integration with the password" rabbitmq_login "$PASSWORD"
+  check "$round: rabbitmq refuses a wrong password" refuses rabbitmq_login wrong-password
+  check "$round: rabbitmq's AMQP listener answers the protocol header with connection.start" amqp_answers
+  check "$round: nats (JetStream) accepts integration with the password" nats_as "$PASSWORD"
+  check "$round: nats refuses a wrong password" refuses nats_as wrong-password
   local port
   for port in "${CLUSTER_PORTS[@]}"; do
     check "$round: redis-cluster master $port answers with the password" test "$(redis_as "$port" "$PASSWORD" ping)" = PONG

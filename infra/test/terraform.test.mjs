@@ -48,7 +48,7 @@ test('default plan: today\'s two hosts, two groups, and their rules (plus the db
   assert.deepEqual(groupIds(plan), ['aws_security_group.app', 'aws_security_group.db']);
   assert.deepEqual(ingressOf(plan, 'app'), ['22/admin', '8080/admin']);
   assert.deepEqual(ingressOf(plan, 'db'), [
-    '11300/app', '22/admin', '3301/app', '5432/app', '6379/app', '6380/app', '6381/app', '6382/app', '7001-7003/app',
+    '11300/app', '22/admin', '3301/app', '4222/app', '5432/app', '5672/app', '6379/app', '6380/app', '6381/app', '6382/app', '7001-7003/app',
   ]);
   const app = plan.instances.find((r) => r.name === 'app');
   assert.equal(evaluate(app.body.private_ip, plan.vars), null, 'the app host keeps the address AWS assigns');

@@ -18,6 +18,26 @@ public sealed class ClusterOptions : IValidatableObject
     [Range(10, 60_000)]
     public int ProxyTimeoutMs { get; set; } = 1000;
 
+    /// <summary>
+    /// Connections this node opens at most to each other node, and so requests it forwards to one node
+    /// at once (HTTP/1.1 carries one at a time on each). Above the benchmarks' 64 client connections, so
+    /// that a node serving every one of them never waits; an owner slower than the load then sees at
+    /// most this many, not hundreds.
+    /// </summary>
+    [Range(1, 10_000)]
+    public int MaxConnectionsPerNode { get; set; } = 64;
+
+    /// <summary>
+    /// Milliseconds a request waits for one of <see cref="MaxConnectionsPerNode"/> to its owner when all
+    /// are busy; then it is shed, 503 with Retry-After, without having been sent. 0: shed at once.
+    /// </summary>
+    [Range(0, 10_000)]
+    public int ProxyQueueWaitMs { get; set; } = 100;
+
+    /// <summary>Connections opened to each other node at start (at most <see cref="MaxConnectionsPerNode"/>), so the first requests find them.</summary>
+    [Range(0, 10_000)]
+    public int WarmConnectionsPerNode { get; set; } = 16;
+
     /// <summary>The node URLs, normalized (no trailing slash), in configuration order.</summary>
     public IReadOnlyList<string> NodeList =>
         (Nodes ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(Normalize).ToArray();
@@ -26,6 +46,11 @@ public sealed class ClusterOptions : IValidatableObject
 
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
+        if (ProxyQueueWaitMs >= ProxyTimeoutMs)
+        {
+            yield return new ValidationResult($"Cluster:ProxyQueueWaitMs ({ProxyQueueWaitMs}) must be shorter than Cluster:ProxyTimeoutMs ({ProxyTimeoutMs}).",
+                [nameof(ProxyQueueWaitMs)]);
+        }
         var nodes = NodeList;
         if (nodes.Count == 0) yield break;
         foreach (var node in nodes)

@@ -24,7 +24,10 @@ public sealed class RendezvousHashing
     public IReadOnlyList<string> Nodes => _nodes;
 
     /// <summary>The node that owns <paramref name="key"/>.</summary>
-    public string Owner(string key)
+    public string Owner(string key) => _nodes[OwnerIndex(key)];
+
+    /// <summary>The index in <see cref="Nodes"/> of the node that owns <paramref name="key"/>.</summary>
+    public int OwnerIndex(string key)
     {
         Span<byte> stack = stackalloc byte[256];
         var length = Encoding.UTF8.GetByteCount(key);
@@ -42,6 +45,6 @@ public sealed class RendezvousHashing
                 bestWeight = weight;
             }
         }
-        return _nodes[best];
+        return best;
     }
 }

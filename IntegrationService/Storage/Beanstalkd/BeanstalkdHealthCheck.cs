@@ -1,4 +1,4 @@
-using IntegrationService.Storage.Beanstalkd.Client;
+using Beanstalkd.Client;
 
 namespace IntegrationService.Storage.Beanstalkd;
 

@@ -1,5 +1,5 @@
 using IntegrationService.Queues;
-using IntegrationService.Storage.Beanstalkd.Client;
+using Beanstalkd.Client;
 
 namespace IntegrationService.Storage.Beanstalkd;
 

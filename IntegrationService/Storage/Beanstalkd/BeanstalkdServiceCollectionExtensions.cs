@@ -1,4 +1,4 @@
-using IntegrationService.Storage.Beanstalkd.Client;
+using Beanstalkd.Client;
 using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Storage.Beanstalkd;
@@ -6,8 +6,9 @@ namespace IntegrationService.Storage.Beanstalkd;
 public static class BeanstalkdServiceCollectionExtensions
 {
     /// <summary>
-    /// The Beanstalkd client (options from the "Beanstalkd" section), its health check and its queue
-    /// store; the beanstalkd architecture is composed in <see cref="Architectures"/>.
+    /// The Beanstalkd client (options from the "Beanstalkd" section, its reconnect loop run by a hosted
+    /// service), its health check and its queue store; the beanstalkd architecture is composed in
+    /// <see cref="Architectures"/>.
     /// </summary>
     public static IServiceCollection AddBeanstalkd(this IServiceCollection services)
     {
@@ -24,6 +25,7 @@ public static class BeanstalkdServiceCollectionExtensions
                 ConnectTimeout = TimeSpan.FromMilliseconds(options.TimeoutMs),
             });
         });
+        services.AddHostedService<BeanstalkdConnectionService>();
         services.AddHealthChecks().AddBackend<BeanstalkdHealthCheck>(BeanstalkdQueueStore.BackendName);
         services.AddSingleton<BeanstalkdQueueStore>();
         return services;

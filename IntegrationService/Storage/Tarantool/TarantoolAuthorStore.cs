@@ -1,5 +1,5 @@
 using IntegrationService.Authors;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;

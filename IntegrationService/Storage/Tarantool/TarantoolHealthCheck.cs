@@ -1,4 +1,4 @@
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 
 namespace IntegrationService.Storage.Tarantool;
 

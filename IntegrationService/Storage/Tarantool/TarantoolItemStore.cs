@@ -1,5 +1,5 @@
 using IntegrationService.Items;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;

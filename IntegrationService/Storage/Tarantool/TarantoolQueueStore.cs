@@ -1,6 +1,6 @@
 using System.Buffers;
 using IntegrationService.Queues;
-using IntegrationService.Storage.Tarantool.Iproto;
+using Tarantool.Iproto;
 using MessagePack;
 
 namespace IntegrationService.Storage.Tarantool;

@@ -3,19 +3,12 @@ using Tank.Commands;
 namespace Tank.Tests.Commands;
 
 /// <summary>
-/// The command lines script/bench and script/crashtest pass to tank (same options, same value
+/// The command lines script/bench passes to tank (same options, same value
 /// formats, with typical values), so a change to the parser cannot break them unnoticed.
 /// Parse only: nothing runs.
 /// </summary>
 public sealed class ScriptInvocationTests
 {
-    // script/crashtest
-    private static readonly string[] CrashTest =
-        ["crash", "--url", "http://127.0.0.1:18085", "--storage", "postgres-redis-cache", "--kind", "item", "--rate", "200", "--seconds", "20",
-        "--fault-at", "6", "--fault-cmd", "script/crashtest --inject db-kill postgres-redis-cache",
-        "--items", "1000-1999", "--locations", "20000", "--recover-seconds", "60", "--label", "postgres-redis-cache item db-kill",
-        "--truth-storage", "postgres", "--out", "reports/crash-20260101T000000Z/postgres-redis-cache-item-db-kill.json"];
-
     public static TheoryData<string[]> Invocations() =>
     [
         // script/bench: ammo (author reads with the id range of the prefill)
@@ -35,12 +28,14 @@ public sealed class ScriptInvocationTests
         ["run", "tank/load.yaml", "--ammo", "reports/20260101T000000Z/crosscheck/postgres-redis-persistent/ammo.txt", "--address", "127.0.0.1:18080",
             "--schedule", "const(64, 1s) const(0, 9s)", "--out", "reports/20260101T000000Z/crosscheck/postgres-redis-persistent/tank", "--load-type", "instances", "--instances", "64",
             "--storage", "postgres-redis-persistent", "--scenario", "item-read", "--durability", "", "--cpu", "service=4242", "--quiet"],
+        // script/bench: everything after the servers are up and the builds done
+        ["bench", "--quick", "--storage", "postgres", "--scenario", "author-read,queue-read", "--slo-ms", "10", "--seed", "1", "--crosscheck", "--cluster", "3",
+            "--service-dll", "/repo/IntegrationService/bin/Release/net10.0/IntegrationService.dll", "--root", "/repo", "--port", "18080", "--cluster-port", "18180"],
         ["capacity", "work/probe"],
         ["env", "reports/20260101T000000Z", "--server", "postgresql=16.4", "--server", "tarantool=3.2.1-0-g1d2c6d3", "--server", ".net=10.0.100",
             "--durability", "postgres=synchronous_commit=on", "--durability", "redis-cache=none (a cache)",
             "--note", "data set: 100000 locations, 500000 items (seed 42); ammo seed 1; each run: closed-model probe (64 instances)"],
         ["report", "reports/20260101T000000Z", "--slo-ms", "10"],
-        CrashTest,
         // tank/configs/shootexec.yaml (real Tank driving this runner)
         ["run", "configs/author-read.yaml", "--out", ".", "--quiet"],
     ];
@@ -49,11 +44,4 @@ public sealed class ScriptInvocationTests
     [MemberData(nameof(Invocations))]
     public void TheScriptsCommandLinesParse(string[] args) => Assert.Empty(Cli.Parse(args).Errors);
 
-    [Fact]
-    public void TheCrashTestsOptionsComeThroughTyped()
-    {
-        var parse = Cli.Parse(CrashTest);
-        var options = ((CrashCommand)parse.CommandResult.Command).CrashOptionsOf(parse);
-        Assert.Equal((new KeyRange(1000, 1999), 20_000L, 60.0, "postgres"), (options.Items, options.Locations, options.RecoverSeconds, options.TruthStorage));
-    }
 }

@@ -40,7 +40,7 @@ public sealed class ResultsPageTests
 
         var page = ResultsPage.Render(summary, dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
 
-        Assert.Contains("| postgres | 5 000 (4 800–5 300) confirmed · p99 7.25 ms |", page);
+        Assert.Contains("| postgres | 5 000 confirmed · p99 7.25 ms; ramps 4 800–5 300 |", page);
         Assert.Contains("| postgres | 40 |", page);
         Assert.Contains("**Run:** `script/bench --repeat 3`", page);
     }

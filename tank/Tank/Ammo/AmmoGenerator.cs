@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Text;
+using Tank.Ammo.Keys;
+using Tank.Ammo.Workloads;
 
 namespace Tank.Ammo;
 
@@ -12,9 +14,42 @@ namespace Tank.Ammo;
 /// </summary>
 public static class AmmoGenerator
 {
+    /// <summary>
+    /// The scenario's requests, or with <see cref="AmmoOptions.Workload"/> that YCSB workload's
+    /// operations on the scenario's API. Bad combinations throw before the first request.
+    /// </summary>
     public static IEnumerable<(HttpRequestSpec Spec, string Tag)> Generate(AmmoOptions options)
     {
+        Validate(options);
+        return options.Workload is { } workload ? WorkloadGenerator.Generate(options, workload) : ScenarioRequests(options);
+    }
+
+    private static void Validate(AmmoOptions options)
+    {
+        if (options.Workload is { } workload)
+        {
+            _ = WorkloadApi.For(options); // throws for a scenario without a workload API
+            if (options.Sequential) throw new TankInputException($"--workload {workload.Name()}: --sequential is a prefill of kv-put alone; a workload picks its keys by --distribution");
+            KeyChooser.Create(options.KeyDistributionOr(workload.DefaultDistribution())); // checks the parameters now
+            return;
+        }
+        if (options.Distribution is not { } distribution || distribution == KeyDistribution.Uniform) return;
+        var why = options.Scenario switch
+        {
+            Scenario.AuthorWrite or Scenario.QueueWrite or Scenario.QueueRead or Scenario.QueueMixed => "picks no keys",
+            Scenario.ItemRead or Scenario.ItemWrite when options.HotKey => "with --hot-key asks for one item only",
+            Scenario.KvPut when options.Sequential => "with --sequential writes every key in order",
+            _ => null,
+        };
+        if (why is not null) throw new TankInputException($"--distribution {distribution.Name()}: scenario {options.Scenario.Name()} {why}");
+        KeyChooser.Create(options.KeyDistributionOr(KeyDistribution.Uniform)); // checks the parameters now
+    }
+
+    private static IEnumerable<(HttpRequestSpec Spec, string Tag)> ScenarioRequests(AmmoOptions options)
+    {
         var random = new SplitMix64(options.Seed);
+        // Uniform draws exactly what the generator drew before distributions existed, so existing ammo is unchanged.
+        var keys = KeyChooser.Create(options.KeyDistributionOr(KeyDistribution.Uniform));
         var tag = options.Scenario.Name();
         var storage = Uri.EscapeDataString(options.Storage); // escapes '/' too, so it is safe as a path segment as well
         for (long i = 0; i < options.Count; i++)
@@ -22,14 +57,14 @@ public static class AmmoGenerator
             var spec = options.Scenario switch
             {
                 Scenario.AuthorWrite => AuthorSave(options, storage, random),
-                Scenario.AuthorRead => AuthorGet(options, storage, random),
-                Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random) : AuthorSave(options, storage, random),
-                Scenario.ItemRead => ItemGet(options, storage, random),
-                Scenario.ItemWrite => ItemPost(options, storage, random),
+                Scenario.AuthorRead => AuthorGet(options, storage, random, keys),
+                Scenario.AuthorMixed => random.Chance(0.9) ? AuthorGet(options, storage, random, keys) : AuthorSave(options, storage, random),
+                Scenario.ItemRead => ItemGet(options, storage, random, keys),
+                Scenario.ItemWrite => ItemPost(options, storage, random, keys),
                 Scenario.QueueWrite => QueueWrite(options, storage),
                 Scenario.QueueRead => QueueRead(options, storage),
-                Scenario.KvPut => KvPut(options, storage, options.Sequential ? i % options.Keys : random.Range(0, options.Keys - 1), random),
-                Scenario.KvGet => Get($"/v0/entity?id=key{random.Range(0, options.Keys - 1)}&storage={storage}", options),
+                Scenario.KvPut => KvPut(options, storage, options.Sequential ? i % options.Keys : keys.Next(random, options.Keys), random),
+                Scenario.KvGet => Get($"/v0/entity?id=key{keys.Next(random, options.Keys)}&storage={storage}", options),
                 // Strictly write, read, write, read…: the queue stays short, so the reads measure
                 // taking a message, not an empty queue and not a queue grown deep. (With an odd
                 // count, a runner that loops over the file sends two writes in a row at the seam.)
@@ -42,16 +77,16 @@ public static class AmmoGenerator
     private static HttpRequestSpec AuthorSave(AmmoOptions o, string storage, SplitMix64 random) =>
         Post($"/Author/Save?storage={storage}", o, AuthorBodyFactory.Create(random));
 
-    private static HttpRequestSpec AuthorGet(AmmoOptions o, string storage, SplitMix64 random) =>
-        Get($"/Author/Get?id={random.Range(o.AuthorIdMin, o.AuthorIdMax)}&storage={storage}", o);
+    private static HttpRequestSpec AuthorGet(AmmoOptions o, string storage, SplitMix64 random, KeyChooser keys) =>
+        Get($"/Author/Get?id={o.AuthorIdMin + keys.Next(random, o.AuthorIdMax - o.AuthorIdMin + 1)}&storage={storage}", o);
 
-    private static HttpRequestSpec ItemGet(AmmoOptions o, string storage, SplitMix64 random) =>
-        Get($"/item/{ItemId(o, random)}/locations?storage={storage}", o);
+    private static HttpRequestSpec ItemGet(AmmoOptions o, string storage, SplitMix64 random, KeyChooser keys) =>
+        Get($"/item/{ItemId(o, random, keys)}/locations?storage={storage}", o);
 
     // 0–6 distinct location ids, like the seeded data set.
-    private static HttpRequestSpec ItemPost(AmmoOptions o, string storage, SplitMix64 random)
+    private static HttpRequestSpec ItemPost(AmmoOptions o, string storage, SplitMix64 random, KeyChooser keys)
     {
-        var item = ItemId(o, random);
+        var item = ItemId(o, random, keys);
         var wanted = (int)random.Range(0, Math.Min(6, o.Locations));
         var ids = new SortedSet<long>();
         while (ids.Count < wanted) ids.Add(random.Range(1, o.Locations));
@@ -64,7 +99,7 @@ public static class AmmoGenerator
 
     private static HttpRequestSpec QueueRead(AmmoOptions o, string queue) => Get($"/read/{queue}", o);
 
-    private static HttpRequestSpec KvPut(AmmoOptions o, string storage, long key, SplitMix64 random)
+    internal static HttpRequestSpec KvPut(AmmoOptions o, string storage, long key, SplitMix64 random)
     {
         byte[] value;
         if (o.CounterValues)
@@ -80,12 +115,12 @@ public static class AmmoGenerator
             [new("Content-Type", "application/octet-stream"), new("Host", o.Host)], value);
     }
 
-    private static long ItemId(AmmoOptions o, SplitMix64 random) =>
-        o.HotKey ? AmmoOptions.HotItemId : random.Range(1, o.Items);
+    private static long ItemId(AmmoOptions o, SplitMix64 random, KeyChooser keys) =>
+        o.HotKey ? AmmoOptions.HotItemId : 1 + keys.Next(random, o.Items);
 
-    private static HttpRequestSpec Get(string uri, AmmoOptions o) =>
+    internal static HttpRequestSpec Get(string uri, AmmoOptions o) =>
         new("GET", uri, [new("Host", o.Host)], []);
 
-    private static HttpRequestSpec Post(string uri, AmmoOptions o, byte[] body) =>
+    internal static HttpRequestSpec Post(string uri, AmmoOptions o, byte[] body) =>
         new("POST", uri, [new("Content-Type", "application/json"), new("Host", o.Host)], body);
 }

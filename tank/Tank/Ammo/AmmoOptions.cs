@@ -1,3 +1,6 @@
+using Tank.Ammo.Keys;
+using Tank.Ammo.Workloads;
+
 namespace Tank.Ammo;
 
 /// <summary>
@@ -25,6 +28,30 @@ public sealed record AmmoOptions
 
     /// <summary>kv-put writes key0, key1, … in order (a prefill covering the key space) instead of random keys.</summary>
     public bool Sequential { get; init; }
+
+    /// <summary>How keyed scenarios pick their keys; null = uniform, or the workload's own (YCSB's) when one is given.</summary>
+    public KeyDistribution? Distribution { get; init; }
+
+    /// <summary>The zipfian constant of zipfian and latest (YCSB's 0.99).</summary>
+    public double ZipfTheta { get; init; } = 0.99;
+
+    /// <summary>hotspot: the share of keys that is hot.</summary>
+    public double HotspotFraction { get; init; } = 0.2;
+
+    /// <summary>hotspot: the share of requests that go to the hot keys.</summary>
+    public double HotspotOps { get; init; } = 0.8;
+
+    /// <summary>A YCSB workload run on the scenario's API instead of the scenario's own mix; null for the scenario alone.</summary>
+    public Workload? Workload { get; init; }
+
+    /// <summary>The key distribution with its parameters, <paramref name="fallback"/> when none was chosen.</summary>
+    public KeyDistributionOptions KeyDistributionOr(KeyDistribution fallback) => new()
+    {
+        Distribution = Distribution ?? fallback,
+        ZipfTheta = ZipfTheta,
+        HotspotFraction = HotspotFraction,
+        HotspotOps = HotspotOps,
+    };
 
     /// <summary>The size of a random kv-put value, as in the key-value studies' tests.</summary>
     public const int KvValueBytes = 1024;

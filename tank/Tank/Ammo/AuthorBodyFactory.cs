@@ -22,14 +22,16 @@ public static class AuthorBodyFactory
         ("usa", "american", ["new york", "boston", "san francisco"]),
     ];
 
-    public static byte[] Create(SplitMix64 random)
+    /// <summary>A new author's body; with <paramref name="id"/>, an update of that author (the id leads the JSON).</summary>
+    public static byte[] Create(SplitMix64 random, long? id = null)
     {
         var (country, nationality, cities) = Countries[random.Range(0, Countries.Length - 1)];
         var age = (int)random.Range(18, 99);
         var birth = new DateTime(2024 - age, 1, 1, 0, 0, 0, DateTimeKind.Utc)
             .AddMilliseconds(random.Range(0, 365L * 24 * 3600 * 1000 - 1));
-        var json = new StringBuilder(256)
-            .Append("{\"name\":").Append(Quote(random.Pick(Names)))
+        var json = new StringBuilder(256).Append('{');
+        if (id is { } existing) json.Append("\"id\":").Append(existing.ToString(CultureInfo.InvariantCulture)).Append(',');
+        json.Append("\"name\":").Append(Quote(random.Pick(Names)))
             .Append(",\"familyName\":").Append(Quote(random.Pick(FamilyNames)))
             .Append(",\"middleName\":").Append(Quote(random.Pick(MiddleNames)))
             .Append(",\"age\":").Append(age.ToString(CultureInfo.InvariantCulture))

@@ -26,5 +26,8 @@ public sealed class SplitMix64(ulong seed)
     public T Pick<T>(IReadOnlyList<T> items) => items[(int)Range(0, items.Count - 1)];
 
     /// <summary>True with the given probability (0..1).</summary>
-    public bool Chance(double probability) => (Next() >> 11) * (1.0 / (1UL << 53)) < probability;
+    public bool Chance(double probability) => NextDouble() < probability;
+
+    /// <summary>Uniform in [0, 1), 53 bits.</summary>
+    public double NextDouble() => (Next() >> 11) * (1.0 / (1UL << 53));
 }

@@ -28,9 +28,12 @@ public static class Cli
             new ReportCommand(),
             new EnvCommand(),
             new ServeCommand(),
-            new CrashCommand(),
             new SiegeCommand(),
             new AbCommand(),
+            new CompareCommand(),
+            new HistoryCommand(),
+            new VerdictCommand(),
+            new BenchCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

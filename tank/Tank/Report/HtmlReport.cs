@@ -28,8 +28,9 @@ public static class HtmlReport
         html.AppendLine("<h2>Summary</h2>");
         var (header, rows) = ReportText.Summary(runs);
         Table(html, header, rows);
-        html.AppendLine($"<p>{Enc(ReportText.Method(sloMs)).Replace("`", "")}</p>");
+        html.AppendLine($"<p>{Enc(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
+        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +
                         "and p50 (dashed). Further right before the curve rises past the SLO line is better.</p>");
         foreach (var svg in scenarioSvgs.Values) html.AppendLine(svg);
@@ -61,6 +62,12 @@ public static class HtmlReport
         html.AppendLine("<h2>Every run</h2><p>Latencies in ms.</p>");
         Table(html, ReportText.RunColumns(runs), ReportText.RunRows(runs));
         if (ReportText.HasQueueDepth(runs)) html.AppendLine($"<p>{Enc(ReportSections.QueueDepthMethod)}</p>");
+        if (OperationTable.Rows(runs) is { Count: > 0 } operations)
+        {
+            html.AppendLine("<h3>Per operation</h3>");
+            Table(html, OperationTable.Columns, operations);
+            html.AppendLine($"<p>{Enc(OperationTable.Method)}</p>");
+        }
         html.AppendLine("<h2>Over time</h2>");
         foreach (var run in runs)
         {

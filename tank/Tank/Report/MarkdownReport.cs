@@ -20,8 +20,9 @@ public static class MarkdownReport
         md.AppendLine("## Summary").AppendLine();
         var (header, rows) = ReportText.Summary(runs);
         Table(md, header, rows);
-        md.AppendLine().AppendLine(ReportText.Method(sloMs)).AppendLine();
+        md.AppendLine().AppendLine(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).AppendLine();
         md.AppendLine("![architectures compared](charts/comparison.svg)").AppendLine();
+        md.Append(Verdicts.VerdictSection.Markdown(runs, sloMs));
         md.AppendLine("## Latency against throughput").AppendLine();
         md.AppendLine("Each point is one second of a run: the rate answered in it and its p99 (dots, solid) and p50 (dashed). Further right before the curve rises past the SLO line is better.").AppendLine();
         foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario}](charts/latency-throughput-{scenario}.svg)").AppendLine();
@@ -59,6 +60,12 @@ public static class MarkdownReport
         md.AppendLine().AppendLine("## Every run").AppendLine();
         Table(md, ReportText.RunColumns(runs), ReportText.RunRows(runs));
         if (ReportText.HasQueueDepth(runs)) md.AppendLine().AppendLine(ReportSections.QueueDepthMethod);
+        if (OperationTable.Rows(runs) is { Count: > 0 } operations)
+        {
+            md.AppendLine().AppendLine("Per operation:").AppendLine();
+            Table(md, OperationTable.Columns, operations);
+            md.AppendLine().AppendLine(OperationTable.Method);
+        }
         md.AppendLine().AppendLine("Latencies in ms. Schedules:").AppendLine();
         foreach (var run in runs)
             md.AppendLine($"- {run.Storage} · {run.Scenario}: `{run.Schedule ?? "unknown"}` ({run.LoadType}){(run.WarmupSchedule is null ? "" : $", after a warm-up of `{run.WarmupSchedule}`")}" +

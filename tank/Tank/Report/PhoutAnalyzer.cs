@@ -19,6 +19,8 @@ public static class PhoutAnalyzer
     public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
     {
         var overall = new Histogram();
+        var spectrum = new LatencySpectrum();
+        var operations = new OperationSplit();
         var perSecond = new SortedDictionary<long, (Histogram Latency, long Errors)>();
         var http = new SortedDictionary<int, long>();
         var net = new SortedDictionary<int, long>();
@@ -35,8 +37,10 @@ public static class PhoutAnalyzer
             firstStartMs = Math.Min(firstStartMs, startMs);
             lastEndUs = Math.Max(lastEndUs, endUs);
             overall.Record(intervalUs);
+            spectrum.Record(intervalUs);
             var error = SecondStats.IsError(netCode, httpCode);
             if (error) errors++;
+            operations.Record(line.AsSpan()[fields.Tag], intervalUs, error);
             var second = endUs / 1_000_000;
             if (!perSecond.TryGetValue(second, out var bucket)) bucket = (new Histogram(), 0);
             bucket.Latency.Record(intervalUs);
@@ -87,6 +91,8 @@ public static class PhoutAnalyzer
             CpuWallSeconds = meta?.CpuWallSeconds ?? 0,
             Cores = meta?.Cores ?? 0,
             ColdStart = ColdStartCheck.Check(seconds, Ms(firstWindow.Percentile(99)), planned.Length),
+            Spectrum = spectrum,
+            Operations = operations.Results(),
         };
     }
 
@@ -165,7 +171,8 @@ public static class PhoutAnalyzer
                     for (var i = 0; i < 3; i++) ms = ms * 10 + (i < frac.Length ? frac[i] - '0' : 0);
                     SendTimeMs = s * 1000 + ms;
                 }
-                else if (index != 1 && index < 12 && !Utf8Parser.TryParse(field, out _values[index], out _))
+                else if (index == 1) Tag = range;
+                else if (index < 12 && !Utf8Parser.TryParse(field, out _values[index], out _))
                     throw Bad(path, lineNo, $"field {index + 1}");
                 index++;
             }
@@ -173,6 +180,9 @@ public static class PhoutAnalyzer
         }
 
         public long SendTimeMs { get; }
+
+        /// <summary>Where the tag (field 2) lies in the line.</summary>
+        public Range Tag { get; }
 
         public long Long(int index) => _values[index];
 

@@ -13,7 +13,7 @@ public static class ReportBuilder
     {
         var input = ReportInput.Discover(directory);
         var runs = input.Runs
-            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs) with { Queue = r.Queue, Server = ServerView.Read(r.Dir, r.Meta?.Storage ?? r.Storage) })
+            .Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs) with { Queue = r.Queue, Capacity = CapacityFile.TryRead(r.Dir), Server = ServerView.Read(r.Dir, r.Meta?.Storage ?? r.Storage) })
             .ToList();
         var generated = DateTimeOffset.UtcNow;
         var comparison = ComparisonChart.Render(runs, sloMs);
@@ -28,6 +28,8 @@ public static class ReportBuilder
         File.WriteAllText(Path.Combine(charts, "comparison.svg"), comparison);
         foreach (var (id, svg) in timelines) File.WriteAllText(Path.Combine(charts, id + ".svg"), svg);
         foreach (var (scenario, svg) in latencyThroughput) File.WriteAllText(Path.Combine(charts, $"latency-throughput-{scenario}.svg"), svg);
+        foreach (var (run, dir) in runs.Zip(input.Runs, (run, r) => (run, r.Dir)))
+            if (run.Spectrum is { } spectrum) File.WriteAllText(Path.Combine(dir, "latency.hgrm"), spectrum.Hgrm());
         File.WriteAllText(Path.Combine(directory, "report.md"), MarkdownReport.Render(input, runs, sloMs, generated, crossChecks, scenarioCharts));
         File.WriteAllText(Path.Combine(directory, "report.html"), HtmlReport.Render(input, runs, sloMs, generated, comparison, timelines, crossChecks, latencyThroughput));
         File.WriteAllText(Path.Combine(directory, "summary.json"), ReportSummary.Json(input, runs, crossChecks, sloMs, generated));

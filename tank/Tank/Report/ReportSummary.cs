@@ -60,6 +60,22 @@ public static class ReportSummary
                     ran_dry = r.QueueRanDry,
                     no_content_answers = r.NoContentAnswers,
                 },
+                // The figures tank compare and tank verdict read (the details stay under capacity):
+                // the confirmed rate, and the repeated ramps' "max rps @ SLO" as the cell's run-to-run spread.
+                confirmed_rps = r.Capacity?.ConfirmedRps,
+                confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,
+                repeats = r.Capacity is not { Repeats.Count: > 1 } rc ? null : rc.Repeats.Select(x => new { max_sustained_rps = x.MaxRpsAtSlo, p99_ms = x.P99Ms }),
+                spread = r.Capacity is not { Repeats.Count: > 1, Spread: { } sp } ? null : new { min = sp.Min, max = sp.Max },
+                capacity = r.Capacity is not { } c ? null : new
+                {
+                    confirmed_rps = c.ConfirmedRps,
+                    confirmed_p99_ms = c.ConfirmedP99Ms,
+                    confirm_seconds = c.ConfirmSeconds,
+                    holds = c.Holds.Select(h => new { rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, held = h.Held, confirmation = h.Confirmation }),
+                    repeats = c.Repeats.Select(x => x.MaxRpsAtSlo),
+                    median = c.Median,
+                    spread = c.Spread is not { } spread ? null : new { min = spread.Min, max = spread.Max },
+                },
                 server = r.Server is not { } s ? null : new
                 {
                     missing = s.Missing,
@@ -72,6 +88,15 @@ public static class ReportSummary
                     backend_timeouts = s.BackendTimeouts,
                     proxied_requests = s.ProxiedRequests,
                 },
+                operations = r.Operations.Count == 0 ? null : r.Operations.Select(o => new
+                {
+                    tag = o.Tag,
+                    requests = o.Requests,
+                    errors = o.Errors,
+                    mean_ms = Math.Round(o.MeanMs, 3),
+                    p50_ms = o.P50Ms,
+                    p99_ms = o.P99Ms,
+                }),
                 cpu_wall_s = r.CpuWallSeconds,
                 cores = r.Cores,
             }),

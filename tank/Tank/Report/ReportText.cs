@@ -58,12 +58,21 @@ public static class ReportText
     public static (string[] Header, List<string[]> Rows) Summary(IReadOnlyList<RunAnalysis> runs)
     {
         var scenarios = runs.Select(r => r.Scenario).Distinct().OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s).ToList();
-        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms")).ToArray();
+        var confirmed = runs.Any(r => r.Capacity is not null);
+        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · confirmed rps" : "")}")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
+                ? $"{Repeated(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
         return (header, rows);
     }
+
+    /// <summary>The ramp's max rps @ SLO; with repeats their median and min–max.</summary>
+    public static string Repeated(RunAnalysis run) =>
+        run.Capacity is { Repeats.Count: > 1, Spread: { } spread } c ? $"{Rps(c.Median)} ({Rps(spread.Min)}–{Rps(spread.Max)})" : Sustained(run);
+
+    /// <summary>" · N" confirmed by a constant hold (its p99 in the summary.json), " · —" when nothing held; nothing without a search.</summary>
+    public static string Confirmed(RunAnalysis run) =>
+        run.Capacity is not { } c ? "" : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
     public static List<(string Key, string Value)> Environment(JsonElement? environment)
@@ -80,6 +89,13 @@ public static class ReportText
     }
 
     private static string Scalar(JsonElement value) => value.ValueKind == JsonValueKind.String ? value.GetString()! : value.GetRawText();
+
+    /// <summary>What "confirmed rps" and a repeated cell's range mean; empty when no run had a capacity search.</summary>
+    public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
+        runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
+        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds bisect for the highest rate whose p99 over the hold is ≤ the SLO with < 0.1 % errors, " +
+        $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s (once more 10 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
+        (runs.Any(r => r.Capacity?.Repeats.Count > 1) ? "Where the ramp was repeated, \"rps @ SLO\" is the median of the repeats with their min–max in parentheses (summary.json: repeats, median, spread)." : "");
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +

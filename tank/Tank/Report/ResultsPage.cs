@@ -38,8 +38,9 @@ public static class ResultsPage
         if (env is { } envn && envn.TryGetProperty("note", out var note)) md.AppendLine($"- **Method:** {note.GetString()}");
         md.AppendLine();
         md.AppendLine($"## Capacity at the SLO (p99 ≤ {slo.ToString(CultureInfo.InvariantCulture)} ms, < 0.1 % errors)").AppendLine();
-        md.AppendLine("Requests per second; \"confirmed\" cells were held for the whole confirming run, with that run's p99. " +
-                      "Where a cell was run several times: median (min–max).").AppendLine();
+        md.AppendLine("Requests per second; \"confirmed\": the rate found by constant-rate holds and then held for the whole " +
+                      "confirming run, with that run's p99. \"ramps a–b\": the lowest and highest \"max rps @ SLO\" of the cell's repeated ramps, " +
+                      "its run-to-run spread. \"over the ramp\": no search was run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? CpuPerRequest(r) : "—");
@@ -63,8 +64,10 @@ public static class ResultsPage
             var hold = run.TryGetProperty("confirmed_p99_ms", out var hp) && hp.ValueKind == JsonValueKind.Number ? hp.GetDouble() : p99;
             var spread = run.TryGetProperty("spread", out var s) && s.ValueKind == JsonValueKind.Object
                          && s.TryGetProperty("min", out var min) && s.TryGetProperty("max", out var max)
-                ? $" ({N(min.GetDouble())}–{N(max.GetDouble())})" : "";
-            return $"{N(confirmed.GetDouble())}{spread} confirmed · p99 {Ms(hold)}";
+                ? $"; ramps {N(min.GetDouble())}–{N(max.GetDouble())}" : "";
+            return confirmed.GetDouble() > 0
+                ? $"{N(confirmed.GetDouble())} confirmed · p99 {Ms(hold)}{spread}"
+                : $"none confirmed{spread}";
         }
         var rps = run.GetProperty("max_sustained_rps").GetDouble();
         var held = run.TryGetProperty("slo_held_at_peak", out var h) && h.ValueKind == JsonValueKind.True;
@@ -121,6 +124,6 @@ public static class ResultsPage
 
     private static string ShortCapacity(JsonElement run) =>
         run.TryGetProperty("confirmed_rps", out var confirmed) && confirmed.ValueKind == JsonValueKind.Number
-            ? N(confirmed.GetDouble())
+            ? (confirmed.GetDouble() > 0 ? N(confirmed.GetDouble()) : "none confirmed")
             : $"{(run.TryGetProperty("slo_held_at_peak", out var h) && h.ValueKind == JsonValueKind.True ? "≥ " : "")}{N(run.GetProperty("max_sustained_rps").GetDouble())} (ramp)";
 }

@@ -47,6 +47,14 @@ public sealed record RunAnalysis
     /// <summary>A queue run's depth at its start and end (queue.json); null for other runs or when not recorded.</summary>
     public QueueDepth? Queue { get; init; }
 
+    /// <summary>Every interval_real of the run in an HdrHistogram, written as the run's latency.hgrm; null when not analysed from phout.</summary>
+    public Stats.LatencySpectrum? Spectrum { get; init; }
+
+    /// <summary>Per phout tag when the run had more than one (a --workload's read, update, insert, rmw-read, rmw-update); empty otherwise.</summary>
+    public IReadOnlyList<OperationStats> Operations { get; init; } = [];
+    /// <summary>The capacity search, its confirmation and the repeats (capacity.json); null when the run had none.</summary>
+    public CapacityFile? Capacity { get; init; }
+
     /// <summary>The service's own measurements of the run (its /metrics scraped before and after); null when not read.</summary>
     public ServerView? Server { get; init; }
 

@@ -84,6 +84,7 @@ public sealed class RunMonitor : IDisposable
         _stats.Write(string.Create(CultureInfo.InvariantCulture, $"{second}\t{sentThisSecond}\t{_pool.InFlight}\n"));
         var elapsed = second - _startSecond;
         if (_options.Progress) Progress(elapsed, sentThisSecond, stats);
+        _options.OnSecond?.Invoke(new RunProgress(elapsed + 1, (_options.Plan.DurationMs + 999) / 1000, sentThisSecond, stats.Count, Responses, Errors, IntervalReal.Percentile(99)));
         _lastSecondLateness.Reset();
         if (Fired is not null) return;
         foreach (var criterion in _options.Autostop)

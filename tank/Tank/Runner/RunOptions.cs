@@ -21,6 +21,8 @@ public sealed record RunOptions
     public IReadOnlyList<IAutostopCriterion> Autostop { get; init; } = [];
     /// <summary>Print a progress line on stderr every second.</summary>
     public bool Progress { get; init; } = true;
+    /// <summary>Called on the monitor thread as each second closes (a live status line); must be quick.</summary>
+    public Action<RunProgress>? OnSecond { get; init; }
     /// <summary>Processes whose CPU is read just before the clock starts and after the last answer.</summary>
     public IReadOnlyList<CpuTarget> Cpu { get; init; } = [];
 }

@@ -1,0 +1,31 @@
+namespace IntegrationService.Kv.Cluster;
+
+/// <summary>
+/// Opens <see cref="ClusterOptions.WarmConnectionsPerNode"/> keep-alive connections to each other node
+/// once at start, by as many concurrent <c>GET /v0/status</c>, so that the first forwarded requests do
+/// not each pay a TCP connect. The nodes start together: a node not answering yet is asked again every
+/// half second for up to a minute, then left to the first requests.
+/// </summary>
+internal sealed class KvPeerWarmup(KvCluster cluster) : BackgroundService
+{
+    private static readonly TimeSpan Retry = TimeSpan.FromMilliseconds(500);
+    private static readonly TimeSpan GiveUp = TimeSpan.FromMinutes(1);
+
+    protected override Task ExecuteAsync(CancellationToken stoppingToken) =>
+        cluster.WarmConnectionsPerNode == 0 ? Task.CompletedTask : Task.WhenAll(cluster.Peers.Select(peer => WarmAsync(peer, stoppingToken)));
+
+    private async Task WarmAsync(KvPeer peer, CancellationToken stoppingToken)
+    {
+        using var giveUp = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
+        giveUp.CancelAfter(GiveUp);
+        try
+        {
+            while (!await cluster.PingAsync(peer, giveUp.Token)) await Task.Delay(Retry, giveUp.Token);
+            await Task.WhenAll(Enumerable.Range(0, cluster.WarmConnectionsPerNode).Select(_ => cluster.PingAsync(peer, giveUp.Token)));
+        }
+        catch (OperationCanceledException)
+        {
+            // Stopping, or the node never answered: its connections open on first use.
+        }
+    }
+}

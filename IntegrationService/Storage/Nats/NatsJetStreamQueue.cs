@@ -1,0 +1,143 @@
+using NATS.Client.Core;
+using NATS.Client.JetStream;
+using NATS.Client.JetStream.Models;
+
+namespace IntegrationService.Storage.Nats;
+
+/// <summary>
+/// One NATS connection and the queue's JetStream objects: a stream with file storage and
+/// work-queue retention (a message is deleted once acknowledged) and a durable pull consumer with
+/// explicit acks. The connection is opened on first use and reconnects by itself, from the first
+/// attempt on; while it is not open, calls fail at once. The stream and the consumer are created
+/// (or updated) on first use and again after a failure, so a server that lost them gets them back.
+/// Each call runs under a deadline (Nats:TimeoutMs); failures become <see cref="StorageUnavailableException"/>.
+/// </summary>
+public sealed class NatsJetStreamQueue : IAsyncDisposable
+{
+    /// <summary>The server's name (health check, script/services).</summary>
+    public const string BackendName = "nats";
+
+    private readonly NatsOptions _options;
+    private readonly NatsConnection _connection;
+    private readonly NatsJSContext _js;
+    private readonly SemaphoreSlim _ensuring = new(1, 1);
+    private readonly Lazy<Task> _firstConnect;
+    private long _firstConnectStartedMs;
+    private INatsJSConsumer? _consumer;
+
+    public NatsJetStreamQueue(NatsOptions options)
+    {
+        _options = options;
+        var timeout = TimeSpan.FromMilliseconds(options.TimeoutMs);
+        _connection = new NatsConnection(new NatsOpts
+        {
+            Url = options.Url,
+            Name = "IntegrationService",
+            ConnectTimeout = timeout,
+            RequestTimeout = timeout,
+            CommandTimeout = timeout,
+            RetryOnInitialConnect = true,
+            MaxReconnectRetry = -1,
+            ReconnectWaitMin = TimeSpan.FromMilliseconds(500),
+            ReconnectWaitMax = TimeSpan.FromSeconds(2),
+            // While disconnected a publish fails after CommandTimeout instead of waiting for the reconnect.
+            PublishTimeoutOnDisconnected = true,
+        });
+        _js = new NatsJSContext(_connection);
+        _firstConnect = new(ConnectAsync);
+    }
+
+    /// <summary>Starts the first connection attempt without waiting for it (at the service's start, and on first use).</summary>
+    public void StartConnecting() => _ = _firstConnect.Value;
+
+    public string Subject => _options.Subject;
+
+    public INatsJSContext JetStream => _js;
+
+    /// <summary>Runs one call with the queue's consumer, within the deadline.</summary>
+    public async Task<T> RunAsync<T>(Func<INatsJSConsumer, CancellationToken, Task<T>> call)
+    {
+        using var deadline = new CancellationTokenSource(_options.TimeoutMs);
+        try
+        {
+            var firstConnect = _firstConnect.Value;
+            // A call that arrives while the first attempt is under way waits for it, within its deadline;
+            // later, while the connection is down, calls fail at once.
+            if (!firstConnect.IsCompleted && Environment.TickCount64 - Volatile.Read(ref _firstConnectStartedMs) < _options.TimeoutMs)
+            {
+                await firstConnect.WaitAsync(deadline.Token);
+            }
+            var consumer = await ConsumerAsync(deadline.Token);
+            return await call(consumer, deadline.Token);
+        }
+        catch (Exception e) when (IsUnavailable(e, deadline.Token))
+        {
+            // The stream or the consumer may be gone (a server with a new store): check them again next time.
+            _consumer = null;
+            throw new StorageUnavailableException(BackendName,
+                deadline.IsCancellationRequested || e is TimeoutException ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+        }
+    }
+
+    private async Task<INatsJSConsumer> ConsumerAsync(CancellationToken cancellationToken)
+    {
+        if (_connection.ConnectionState != NatsConnectionState.Open)
+        {
+            throw new StorageUnavailableException(BackendName, $"not connected to {_options.Url} ({_connection.ConnectionState})");
+        }
+        if (_consumer is { } ready) return ready;
+        await _ensuring.WaitAsync(cancellationToken);
+        try
+        {
+            if (_consumer is { } again) return again;
+            await _js.CreateOrUpdateStreamAsync(new StreamConfig(_options.Stream, [_options.Subject])
+            {
+                Storage = StreamConfigStorage.File,
+                Retention = StreamConfigRetention.Workqueue,
+                // A full stream refuses writes (503) rather than dropping messages.
+                Discard = StreamConfigDiscard.New,
+                MaxBytes = 1L << 30,
+            }, cancellationToken);
+            return _consumer = await _js.CreateOrUpdateConsumerAsync(_options.Stream, new ConsumerConfig(_options.Consumer)
+            {
+                AckPolicy = ConsumerConfigAckPolicy.Explicit,
+                AckWait = TimeSpan.FromSeconds(_options.AckWaitSeconds),
+            }, cancellationToken);
+        }
+        finally
+        {
+            _ensuring.Release();
+        }
+    }
+
+    /// <summary>
+    /// The first connection attempt, then the stream and the consumer, so the first requests find
+    /// them ready. When it fails, the client keeps retrying by itself (RetryOnInitialConnect) and
+    /// the first call after it connects creates them.
+    /// </summary>
+    private async Task ConnectAsync()
+    {
+        Volatile.Write(ref _firstConnectStartedMs, Environment.TickCount64);
+        try
+        {
+            await _connection.ConnectAsync();
+            using var deadline = new CancellationTokenSource(_options.TimeoutMs);
+            await ConsumerAsync(deadline.Token);
+        }
+        catch (Exception e) when (IsUnavailable(e, default) || e is StorageUnavailableException or OperationCanceledException)
+        {
+        }
+    }
+
+    /// <summary>The client's failures, the network's and the deadline's, not bugs (which stay 500s).</summary>
+    private static bool IsUnavailable(Exception e, CancellationToken deadline) =>
+        e.GetType().Namespace?.StartsWith("NATS.Client", StringComparison.Ordinal) == true
+        || e is IOException or System.Net.Sockets.SocketException or TimeoutException
+        || e is OperationCanceledException && deadline.IsCancellationRequested;
+
+    public async ValueTask DisposeAsync()
+    {
+        await _connection.DisposeAsync();
+        _ensuring.Dispose();
+    }
+}

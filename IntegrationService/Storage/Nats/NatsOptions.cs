@@ -1,0 +1,41 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace IntegrationService.Storage.Nats;
+
+/// <summary>Configuration section "Nats".</summary>
+public sealed class NatsOptions
+{
+    [Required]
+    public string Url { get; set; } = "nats://127.0.0.1:14222";
+
+    /// <summary>The JetStream stream holding the queue (created by the service if it is missing).</summary>
+    [Required]
+    public string Stream { get; set; } = "INTEGRATION";
+
+    /// <summary>The subject the stream captures, to which messages are published.</summary>
+    [Required]
+    public string Subject { get; set; } = "integration.queue";
+
+    /// <summary>The durable pull consumer the reads fetch from.</summary>
+    [Required]
+    public string Consumer { get; set; } = "integration";
+
+    /// <summary>
+    /// Milliseconds one call (a publish and its PubAck, a fetch and its ack) may take before it counts
+    /// as unavailable (503). At least 1.5 s: a read's fetch may take its 1 s expiry (<see cref="NatsQueueStore"/>).
+    /// </summary>
+    [Range(1500, 60_000)]
+    public int TimeoutMs { get; set; } = 2000;
+
+    /// <summary>Seconds a fetched message waits for its ack before the server hands it out again.</summary>
+    [Range(1, 3600)]
+    public int AckWaitSeconds { get; set; } = 30;
+
+    /// <summary>
+    /// How often nats-server fsyncs its stream files, in milliseconds: nats-server 2.9 has no setting
+    /// for it (2.10 added sync_interval) and syncs every 2 minutes. The client does not apply it: it
+    /// describes the server we are deployed against, for the durability statement of <c>GET /storages</c>.
+    /// </summary>
+    [Range(0, 3_600_000)]
+    public int SyncIntervalMs { get; set; } = 120_000;
+}

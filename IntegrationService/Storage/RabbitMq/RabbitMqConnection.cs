@@ -1,0 +1,181 @@
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using RabbitMQ.Client;
+
+namespace IntegrationService.Storage.RabbitMq;
+
+/// <summary>
+/// One AMQP connection to the broker and a pool of its channels. The client's guidance: a
+/// connection is long-lived and shared, a channel serves one caller at a time (its RPCs run one
+/// after another). Each call rents a channel, runs under a deadline (RabbitMq:TimeoutMs) and gives
+/// it back; a channel whose call failed or timed out is closed instead, since it may still owe an
+/// answer or hold an unacknowledged message (closing returns that message to the queue). The
+/// connection is opened on first use and, once open, recovered by the client itself (automatic
+/// recovery, every second); meanwhile calls fail at once. Failures become
+/// <see cref="StorageUnavailableException"/>.
+/// </summary>
+public sealed class RabbitMqConnection : IAsyncDisposable
+{
+    public const string BackendName = "rabbitmq";
+
+    private static readonly TimeSpan RetryInterval = TimeSpan.FromSeconds(1);
+
+    private static readonly CreateChannelOptions ChannelOptions = new(
+        publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true);
+
+    private readonly RabbitMqOptions _options;
+    private readonly ConnectionFactory _factory;
+    private readonly ConcurrentBag<IChannel> _idle = [];
+    private readonly SemaphoreSlim _connecting = new(1, 1);
+    private readonly Dictionary<string, object?> _queueArguments = new() { ["x-queue-type"] = "quorum" };
+    private IConnection? _connection;
+    private long _nextAttemptMs;
+    private string _lastFailure = "not connected yet";
+
+    public RabbitMqConnection(RabbitMqOptions options)
+    {
+        _options = options;
+        var timeout = TimeSpan.FromMilliseconds(options.TimeoutMs);
+        _factory = new ConnectionFactory
+        {
+            HostName = options.Host,
+            Port = options.Port,
+            UserName = options.User,
+            Password = options.Password,
+            VirtualHost = options.VirtualHost,
+            ClientProvidedName = "IntegrationService",
+            AutomaticRecoveryEnabled = true,
+            TopologyRecoveryEnabled = true,
+            NetworkRecoveryInterval = RetryInterval,
+            RequestedConnectionTimeout = timeout,
+            ContinuationTimeout = timeout,
+            HandshakeContinuationTimeout = timeout,
+            SocketReadTimeout = timeout,
+            SocketWriteTimeout = timeout,
+            // A broker that stops answering without closing the socket is noticed within this.
+            RequestedHeartbeat = TimeSpan.FromSeconds(10),
+        };
+    }
+
+    /// <summary>The queue's name (RabbitMq:Queue).</summary>
+    public string Queue => _options.Queue;
+
+    /// <summary>Calls in flight and calls that ran out of time, for /metrics.</summary>
+    public BackendActivity Activity { get; } = new(BackendName);
+
+    /// <summary>Runs one call on a channel of its own, within the deadline.</summary>
+    public async Task<T> RunAsync<T>(Func<IChannel, CancellationToken, Task<T>> call)
+    {
+        using var deadline = new CancellationTokenSource(_options.TimeoutMs);
+        IChannel? channel = null;
+        Activity.Begin();
+        try
+        {
+            channel = await RentAsync(deadline.Token);
+            var result = await call(channel, deadline.Token);
+            Return(channel);
+            channel = null;
+            return result;
+        }
+        catch (Exception e) when (IsUnavailable(e, deadline.Token))
+        {
+            var timedOut = deadline.IsCancellationRequested || e is TimeoutException;
+            if (timedOut) Activity.CountTimeout();
+            throw new StorageUnavailableException(BackendName, timedOut ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+        }
+        finally
+        {
+            Activity.End();
+            if (channel is not null) _ = CloseAsync(channel);
+        }
+    }
+
+    private async Task<IChannel> RentAsync(CancellationToken cancellationToken)
+    {
+        while (_idle.TryTake(out var idle))
+        {
+            if (idle.IsOpen) return idle;
+            _ = CloseAsync(idle);
+        }
+        var connection = await ConnectAsync(cancellationToken);
+        if (!connection.IsOpen) throw new StorageUnavailableException(BackendName, $"connection lost, reconnecting: {connection.CloseReason?.ReplyText}");
+        var channel = await connection.CreateChannelAsync(ChannelOptions, cancellationToken);
+        try
+        {
+            // Idempotent: declares the queue if the broker lost it (a new data directory) or never had it.
+            await channel.QueueDeclareAsync(_options.Queue, durable: true, exclusive: false, autoDelete: false,
+                arguments: _queueArguments, cancellationToken: cancellationToken);
+            return channel;
+        }
+        catch
+        {
+            _ = CloseAsync(channel);
+            throw;
+        }
+    }
+
+    private void Return(IChannel channel)
+    {
+        if (channel.IsOpen && _idle.Count < _options.MaxIdleChannels) _idle.Add(channel);
+        else _ = CloseAsync(channel);
+    }
+
+    /// <summary>
+    /// The connection, opened on first use. A failed attempt is not repeated for a second: calls
+    /// meanwhile fail at once rather than each waiting for its own connection timeout.
+    /// </summary>
+    private async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)
+    {
+        if (_connection is { } open) return open;
+        if (Environment.TickCount64 < Volatile.Read(ref _nextAttemptMs)) throw new StorageUnavailableException(BackendName, _lastFailure);
+        await _connecting.WaitAsync(cancellationToken);
+        try
+        {
+            if (_connection is { } connected) return connected;
+            try
+            {
+                return _connection = await _factory.CreateConnectionAsync(cancellationToken);
+            }
+            catch (Exception e) when (IsUnavailable(e, cancellationToken))
+            {
+                _lastFailure = $"cannot connect to {_options.Host}:{_options.Port}: {e.Message}";
+                Volatile.Write(ref _nextAttemptMs, Environment.TickCount64 + (long)RetryInterval.TotalMilliseconds);
+                throw;
+            }
+        }
+        finally
+        {
+            _connecting.Release();
+        }
+    }
+
+    /// <summary>Closes a channel in the background, within the deadline; it is being dropped, so failures do not matter.</summary>
+    private async Task CloseAsync(IChannel channel)
+    {
+        try
+        {
+            using var deadline = new CancellationTokenSource(_options.TimeoutMs);
+            await channel.CloseAsync(cancellationToken: deadline.Token);
+        }
+        catch (Exception e) when (IsUnavailable(e, default) || e is OperationCanceledException)
+        {
+        }
+        finally
+        {
+            channel.Dispose();
+        }
+    }
+
+    /// <summary>The client's failures, the network's and the deadline's, not bugs (which stay 500s).</summary>
+    private static bool IsUnavailable(Exception e, CancellationToken deadline) =>
+        e.GetType().Namespace?.StartsWith("RabbitMQ.Client", StringComparison.Ordinal) == true
+        || e is IOException or SocketException or TimeoutException
+        || e is OperationCanceledException && deadline.IsCancellationRequested;
+
+    public async ValueTask DisposeAsync()
+    {
+        while (_idle.TryTake(out var channel)) channel.Dispose();
+        if (_connection is not null) await _connection.DisposeAsync();
+        _connecting.Dispose();
+    }
+}

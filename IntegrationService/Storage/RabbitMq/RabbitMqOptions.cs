@@ -1,0 +1,38 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace IntegrationService.Storage.RabbitMq;
+
+/// <summary>Configuration section "RabbitMq".</summary>
+public sealed class RabbitMqOptions
+{
+    [Required]
+    public string Host { get; set; } = "127.0.0.1";
+
+    /// <summary>The AMQP port.</summary>
+    [Range(1, 65535)]
+    public int Port { get; set; } = 15673;
+
+    [Required]
+    public string User { get; set; } = "integration";
+
+    [Required]
+    public string Password { get; set; } = "integration";
+
+    [Required]
+    public string VirtualHost { get; set; } = "/";
+
+    /// <summary>The quorum queue the messages live in (declared by the service if it is missing).</summary>
+    [Required]
+    public string Queue { get; set; } = "integration";
+
+    /// <summary>
+    /// Milliseconds one call (a publish and its confirm, a get and its ack, a connection attempt)
+    /// may take before it counts as unavailable (503).
+    /// </summary>
+    [Range(10, 60_000)]
+    public int TimeoutMs { get; set; } = 2000;
+
+    /// <summary>Open channels kept for reuse; more are opened under load and closed when returned.</summary>
+    [Range(1, 1024)]
+    public int MaxIdleChannels { get; set; } = 64;
+}

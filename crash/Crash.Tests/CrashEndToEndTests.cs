@@ -1,0 +1,93 @@
+using Crash.Commands;
+using Tank;
+using Tank.Commands;
+using Crash;
+
+namespace Crash.Tests;
+
+/// <summary>Short runs of <c>crash run</c> against <see cref="FakeApi"/>: 100 writes a second for 2 s, the fault at 0.8 s.</summary>
+[Collection(FakeApiRuns.Name)]
+public sealed class CrashEndToEndTests : IDisposable
+{
+    private readonly string _dir = Directory.CreateTempSubdirectory("crash-").FullName;
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+
+    private string Flag => Path.Combine(_dir, "down");
+    private string Output => Path.Combine(_dir, "out", "result.json");
+
+    private int Crash(FakeApi api, string kind, string faultCommand, params string[] more) =>
+        CrashCli.Run(["run", "--url", api.Url, "--storage", "fake", "--kind", kind, "--rate", "100", "--seconds", "2",
+            "--fault-at", "0.8", "--fault-cmd", faultCommand, "--timeout", "5s", "--out", Output, .. more]);
+
+    [Fact]
+    public async Task AnOutageWithoutLossShowsItsFailuresAndRecoveryAndNoLostKey()
+    {
+        await using var api = new FakeApi(Flag);
+        Assert.Equal(0, Crash(api, "author", $"touch {Flag}; sleep 0.4; rm {Flag}; echo restarted >&2", "--label", "fake author outage"));
+
+        var result = CrashResult.Read(Output);
+        Assert.Equal("fake author outage", result.Label);
+        Assert.Equal(200, result.Planned);
+        Assert.Equal(200, result.Sent + result.Skipped + result.SkippedNoFreeKey);
+        Assert.Equal(0, result.FaultExitCode);
+        Assert.Equal("restarted", result.FaultStderrTail);
+        // Order, not timing: a busy machine may start the fault late or keep it up longer.
+        Assert.True(result.FaultStartedS >= 0.79, $"fault started at {result.FaultStartedS} s, before --fault-at");
+        Assert.True(result.Failed.Http503 > 0, "no write failed during the outage");
+        Assert.Equal(result.Failed.Http503, result.Failed.Total);
+        Assert.Equal(result.Sent, result.Acked + result.Failed.Total);
+        Assert.True(result.FirstFailureS >= result.FaultStartedS, "a write failed before the fault");
+        Assert.True(result.RecoveryS > 0, "the recovery time should cover the outage");
+        Assert.True(result.FaultEndedS is null || result.FaultStartedS + result.RecoveryS >= result.FaultEndedS - 0.1,
+            "the API cannot be back before the outage ended");
+        Assert.True(result.KeysAcked > 0);
+        Assert.Equal(result.KeysAcked, result.Ok);
+        Assert.Equal(0, result.Lost + result.Stale + result.Changed + result.Unverified);
+    }
+
+    [Fact]
+    public async Task WritesAcknowledgedButNotKeptAreLostOrStale()
+    {
+        // Every item already holds a set before the run; dropped overwrites leave it, or the run's earlier set, in place.
+        var before = Enumerable.Range(1, 50).ToDictionary(i => (long)i, i => new long[] { 100_000 - i });
+        await using var api = new FakeApi(Flag, dropEvery: 7, items: before);
+        Assert.Equal(0, Crash(api, "item", "true", "--items", "1-50"));
+
+        var result = CrashResult.Read(Output);
+        Assert.Equal(0, result.Failed.Total);
+        Assert.Equal(0, result.RecoveryS);
+        Assert.Equal(50, result.KeysWritten);
+        Assert.Equal(50, result.KeysAcked);
+        Assert.True(result.Lost + result.Stale > 0);
+        Assert.Equal(0, result.Changed + result.Unverified);
+        Assert.Equal(result.KeysAcked, result.Ok + result.Lost + result.Stale);
+        Assert.All(result.Examples.Lost, e => Assert.Contains("before the run", e.Reason));
+        Assert.All(result.Examples.Stale, e => Assert.NotEqual(e.Expected, e.Actual));
+    }
+
+    [Fact]
+    public async Task AnApiThatNeverComesBackEndsWithExitCode1AndEveryKeyUnverified()
+    {
+        await using var api = new FakeApi(Flag);
+        Assert.Equal(1, Crash(api, "author", $"touch {Flag}", "--recover-seconds", "1"));
+
+        var result = CrashResult.Read(Output);
+        Assert.Null(result.ReadBackReadyS);
+        Assert.Null(result.RecoveryS);
+        // About 60 saves are acknowledged before the fault at 0.8 s on an idle machine; on a loaded
+        // one the fake API answers late, after the fault, and far fewer are: any will do here.
+        Assert.True(result.KeysAcked > 0, $"{result.KeysAcked} keys acknowledged");
+        Assert.Equal(result.KeysAcked, result.Unverified);
+    }
+
+    [Fact]
+    public async Task AnApiThatIsDownBeforeTheRunGetsNoWriteAndNoResult()
+    {
+        await using var api = new FakeApi(Flag);
+        File.WriteAllText(Flag, "");
+        Assert.Equal(1, Crash(api, "item", "true", "--recover-seconds", "0.5"));
+        Assert.False(File.Exists(Output));
+        Assert.Equal(0, api.Writes);
+    }
+}

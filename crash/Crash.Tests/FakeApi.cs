@@ -1,0 +1,159 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace Crash.Tests;
+
+/// <summary>
+/// A stand-in for IntegrationService's author, item, queue and key-value routes, in memory. While
+/// <see cref="DownFlag"/> exists it answers 503; with <c>dropEvery</c> it acknowledges every n-th
+/// write without keeping it; with <c>redeliverEvery</c> every n-th queue read leaves its message on the queue.
+/// </summary>
+internal sealed class FakeApi : IAsyncDisposable
+{
+    private readonly HttpListener _listener = new();
+    private readonly Lock _lock = new();
+    private readonly Dictionary<long, JsonObject> _authors = [];
+    private readonly Dictionary<long, long[]> _items = [];
+    private readonly Queue<(long Id, string Body)> _queue = new();
+    private readonly Dictionary<string, string> _kv = new(StringComparer.Ordinal);
+    private readonly int _dropEvery;
+    private readonly int _redeliverEvery;
+    private long _reads;
+    private readonly Task _serve;
+    private long _nextId = 1000;
+    private long _writes;
+    private long _received;
+
+    public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null, int redeliverEvery = 0, IEnumerable<string>? queued = null)
+    {
+        DownFlag = downFlag;
+        _dropEvery = dropEvery;
+        _redeliverEvery = redeliverEvery;
+        foreach (var message in queued ?? []) _queue.Enqueue((++_nextId, message));
+        if (items is not null) foreach (var (id, set) in items) _items[id] = set;
+        Port = FreePort();
+        _listener.Prefixes.Add($"http://127.0.0.1:{Port}/");
+        _listener.Start();
+        _serve = ServeAsync();
+    }
+
+    public int Port { get; }
+    public string Url => $"http://127.0.0.1:{Port}";
+    public string DownFlag { get; }
+    public long Dropped { get; private set; }
+
+    /// <summary>Write requests received, answered or not.</summary>
+    public long Writes => Interlocked.Read(ref _received);
+
+    private static int FreePort()
+    {
+        using var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        return ((IPEndPoint)probe.LocalEndpoint).Port;
+    }
+
+    private async Task ServeAsync()
+    {
+        while (_listener.IsListening)
+        {
+            HttpListenerContext context;
+            try { context = await _listener.GetContextAsync(); }
+            catch (Exception e) when (e is HttpListenerException or ObjectDisposedException) { return; }
+            _ = AnswerAsync(context);
+        }
+    }
+
+    private async Task AnswerAsync(HttpListenerContext context)
+    {
+        var request = context.Request;
+        var body = await new StreamReader(request.InputStream).ReadToEndAsync();
+        if (request.HttpMethod is "POST" or "PUT") Interlocked.Increment(ref _received);
+        var (status, answer) = File.Exists(DownFlag) ? (503, """{"title":"Storage unavailable"}""") : Route(request.HttpMethod, request.Url!.AbsolutePath, request.QueryString["id"], body);
+        var bytes = Encoding.UTF8.GetBytes(answer);
+        context.Response.StatusCode = status;
+        context.Response.ContentType = "application/json";
+        context.Response.ContentLength64 = bytes.Length;
+        await context.Response.OutputStream.WriteAsync(bytes);
+        context.Response.Close();
+    }
+
+    private (int, string) Route(string method, string path, string? id, string body)
+    {
+        lock (_lock)
+        {
+            var parts = path.Split('/', StringSplitOptions.RemoveEmptyEntries);
+            switch (method, parts)
+            {
+                case ("POST", ["Author", "Save"]):
+                {
+                    var author = JsonNode.Parse(body)!.AsObject();
+                    author["id"] = ++_nextId;
+                    if (!Drop()) _authors[_nextId] = author;
+                    return (201, author.ToJsonString());
+                }
+                case ("POST", ["Author", "Update"]):
+                {
+                    var author = JsonNode.Parse(body)!.AsObject();
+                    var authorId = author["id"]!.GetValue<long>();
+                    if (!_authors.ContainsKey(authorId)) return (404, "{}");
+                    if (!Drop()) _authors[authorId] = author;
+                    return (200, author.ToJsonString());
+                }
+                case ("GET", ["Author", "Get"]):
+                    return _authors.TryGetValue(long.Parse(id!), out var found) ? (200, found.ToJsonString()) : (404, "{}");
+                case ("GET", ["Author", "GetAll"]):
+                    return (200, "[]");
+                case ("POST", ["item", var item, "locations"]):
+                {
+                    var ids = JsonNode.Parse(body)!["LocationIds"]!.AsArray().Select(n => n!.GetValue<long>()).ToArray();
+                    if (!Drop()) _items[long.Parse(item)] = ids;
+                    return (200, """{"ok":1}""");
+                }
+                case ("GET", ["item", var item, "locations"]):
+                {
+                    var ids = _items.GetValueOrDefault(long.Parse(item), []);
+                    return (200, JsonSerializer.Serialize(ids.Order().Select(l => new Dictionary<string, object> { ["ID"] = l, ["Location"] = "x" })));
+                }
+                case ("POST", ["write", var queue]):
+                {
+                    JsonNode.Parse(body);
+                    var messageId = ++_nextId;
+                    if (!Drop()) _queue.Enqueue((messageId, body));
+                    return (201, $$"""{"queue":"{{queue}}","action":"write","created_message":true,"id":{{messageId}}}""");
+                }
+                case ("GET", ["read", var queue]):
+                {
+                    if (_queue.Count == 0) return (204, "");
+                    var (messageId, message) = _redeliverEvery > 0 && ++_reads % _redeliverEvery == 0 ? _queue.Peek() : _queue.Dequeue();
+                    return (200, $$"""{"queue":"{{queue}}","action":"read","id":{{messageId}},"read_message":{{message}}}""");
+                }
+                case ("GET", ["depth", var queue]):
+                    return (200, $$"""{"queue":"{{queue}}","depth":{{_queue.Count}}}""");
+                case ("PUT", ["v0", "entity"]):
+                    if (!Drop()) _kv[id!] = body;
+                    return (201, "");
+                case ("GET", ["v0", "entity"]):
+                    return _kv.TryGetValue(id!, out var value) ? (200, value) : (404, "{}");
+                default:
+                    return (400, "{}");
+            }
+        }
+    }
+
+    private bool Drop()
+    {
+        if (_dropEvery <= 0 || ++_writes % _dropEvery != 0) return false;
+        Dropped++;
+        return true;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _listener.Stop();
+        _listener.Close();
+        await _serve;
+    }
+}

@@ -1,0 +1,65 @@
+using Crash.Matrix;
+using Tank;
+
+namespace Crash.Tests;
+
+public sealed class MatrixPlanTests
+{
+    private static IReadOnlyList<MatrixRow> Plan(string[] kinds, string[]? faults = null, string[]? storages = null) =>
+        MatrixPlan.Build(CatalogueFixture.Load(), storages ?? [], kinds, faults ?? ["db-kill"]);
+
+    private static string[] Names(IEnumerable<MatrixRow> rows) => [.. rows.Select(r => r.Storage.Name).Distinct()];
+
+    [Fact]
+    public void TheDefaultKindsRunOnTheArchitecturesServingAuthorsOrItems() =>
+        Assert.Equal(["postgres", "postgres-redis-cache", "postgres-redis-persistent", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["author", "item"])));
+
+    [Fact]
+    public void QueuesAndKeyValueStoresComeFromWhatTheCatalogueSaysTheyServe()
+    {
+        Assert.Equal(["beanstalkd", "postgres", "redis-aof", "redis-rdb", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["queue"])));
+        Assert.Equal(["postgres", "redis-cluster", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["kv"])));
+    }
+
+    [Fact]
+    public void AnArchitectureServingOnlyOneKindGetsOnlyThatKindsRows()
+    {
+        var rows = Plan(["author", "item"], ["db-kill", "db-stop"], ["postgres-redis-persistent"]);
+        Assert.Equal(["postgres-redis-persistent item db-kill", "postgres-redis-persistent item db-stop"], rows.Select(r => r.Label));
+    }
+
+    [Fact]
+    public void AServerFaultHitsEveryServerOfTheCatalogueAndTheServiceKillNone()
+    {
+        var rows = Plan(["item"], ["db-kill", "service-kill"], ["postgres-redis-persistent"]);
+        Assert.Equal(["redis-persistent", "postgres"], rows[0].Fault.Targets(rows[0].Storage));
+        Assert.Empty(rows[1].Fault.Targets(rows[1].Storage));
+    }
+
+    [Fact]
+    public void ACacheIsReadAgainstTheArchitectureOnTheSameServersWithoutIt()
+    {
+        Assert.Equal("postgres", Plan(["author"], storages: ["postgres-redis-cache"]).Single().TruthStorage);
+        Assert.Null(Plan(["author"], storages: ["postgres"]).Single().TruthStorage);
+    }
+
+    [Fact]
+    public void AnAliasNamesItsArchitecture() =>
+        Assert.Equal("redis-rdb", Plan(["queue"], storages: ["redis_rdb"]).Single().Storage.Name);
+
+    [Fact]
+    public void PowerLossIsInTheVocabularyAndTestsThePowerLossPromise()
+    {
+        var row = Plan(["queue"], ["power-loss", "db-kill"], ["redis-aof"]);
+        Assert.Equal(("window", "nothing"), (row[0].Fault.Promised(row[0].Storage), row[1].Fault.Promised(row[1].Storage)));
+        Assert.Equal(Promise.PowerLoss, row[0].Fault.Promise);
+    }
+
+    [Theory]
+    [InlineData("nosuch", "queue", "db-kill", "--storage: unknown architecture 'nosuch'")]
+    [InlineData("", "queues", "db-kill", "--kind: unknown kind 'queues' (author, item, queue, kv)")]
+    [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss)")]
+    [InlineData("beanstalkd", "author", "db-kill", "nothing to run: none of beanstalkd serves author")]
+    public void BadInputIsRefusedNamingIt(string storage, string kind, string fault, string message) =>
+        Assert.StartsWith(message, Assert.Throws<TankInputException>(() => Plan([kind], [fault], storage.Length == 0 ? [] : [storage])).Message);
+}

@@ -1,0 +1,47 @@
+using System.Text.Json;
+using Crash.Check;
+using Crash.Matrix;
+using Crash.Queue;
+
+namespace Crash.Tests;
+
+public sealed class MatrixSummaryTests
+{
+    private static readonly RowCheck Ok = new("processCrash", "nothing", 0, false, []);
+
+    [Fact]
+    public void EveryRowOfTheJsonCarriesTheColumnsThatCompareRuns()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"crash-summary-{Guid.NewGuid():N}.json");
+        try
+        {
+            MatrixSummary.WriteJson(
+            [
+                new CrashResult { Storage = "postgres", Kind = "kv", Fault = "db-kill", Acked = 10, Lost = 1, Stale = 2, InDoubt = 3, Check = Ok },
+                new QueueResult { Storage = "redis-rdb", Kind = "queue", Fault = "db-kill", Acked = 20, Lost = 5, Duplicated = 4, InDoubt = 6, ReadsInDoubt = 2, Check = Ok },
+            ], path);
+            using var json = JsonDocument.Parse(File.ReadAllText(path));
+            var rows = json.RootElement.EnumerateArray().ToList();
+            Assert.Equal(2, rows.Count);
+            foreach (var field in new[] { "storage", "kind", "fault", "acked", "lost", "duplicated", "in_doubt", "stale", "check" })
+                Assert.All(rows, r => Assert.True(r.TryGetProperty(field, out _), field));
+            Assert.Equal(4, rows[1].GetProperty("duplicated").GetInt64());
+            Assert.Equal(2, rows[1].GetProperty("reads_in_doubt").GetInt64());
+            Assert.Equal(2, rows[0].GetProperty("stale").GetInt64());
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public void TheTableShowsAProblemAndTheStatedDurability()
+    {
+        var bad = new RowCheck("processCrash", "nothing", 0, false, ["1 acknowledged writes lost (processCrash: nothing)"]);
+        var table = MatrixSummary.Markdown([new CrashResult { Storage = "postgres", Kind = "author", Fault = "db-kill", Acked = 10, Lost = 1, Check = bad }], CatalogueFixture.Load());
+        Assert.Contains("| postgres | author | db-kill | 10 | 1 | 0 |", table);
+        Assert.Contains("**1 acknowledged writes lost (processCrash: nothing)**", table);
+        Assert.Contains("- `postgres`: processCrash nothing, powerLoss nothing.", table);
+    }
+}

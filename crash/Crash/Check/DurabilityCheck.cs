@@ -1,0 +1,45 @@
+using Crash.Catalogue;
+using Crash.Matrix;
+
+namespace Crash.Check;
+
+/// <summary>
+/// Whether a run lost more than the architecture promises for the fault. Loss a promise allows
+/// (redis-rdb's since-snapshot on a kill, a window on a power loss) is a measurement, not a failure;
+/// what no promise allows (a value never written, a key never read back, an API that never came
+/// back) always is.
+/// </summary>
+public static class DurabilityCheck
+{
+    public static RowCheck Judge(RowFacts facts, FaultSpec fault, CatalogueEntry entry)
+    {
+        var promised = fault.Promised(entry);
+        var keepsAll = promised == Loss.Nothing;
+        var anything = promised == Loss.Anything;
+        // A queue read that failed around the fault may have taken its message off the queue
+        // (at-most-once) or may hand it out again later: neither is a loss of the store.
+        long? allowedLost = keepsAll ? facts.Kind == CrashKind.Queue ? facts.ReadsInDoubt : 0 : null;
+        // A snapshot restored after the crash holds messages read since it was taken: they come again.
+        var duplicatesAllowed = entry.Delivery == Delivery.AtLeastOnce || !keepsAll;
+
+        var problems = new List<string>();
+        // A fault that did not happen proves nothing about the promise.
+        if (facts.FaultExitCode is { } code && code != 0) problems.Add($"the fault command failed (exit code {code})");
+        if (facts.Acked == 0) problems.Add("no write was acknowledged");
+        if (!facts.ApiCameBack) problems.Add("the API did not answer again after the fault");
+        if (facts.Unverified > 0) problems.Add($"{facts.Unverified} acknowledged keys could not be read back");
+        if (allowedLost is { } allowed && facts.Lost > allowed)
+            problems.Add(facts.Kind == CrashKind.Queue
+                ? $"{facts.Lost} acknowledged messages lost, more than the {allowed} reads in doubt ({Name(fault.Promise)}: {promised})"
+                : $"{facts.Lost} acknowledged writes lost ({Name(fault.Promise)}: {promised})");
+        if (keepsAll && facts.Stale > 0) problems.Add($"{facts.Stale} keys went back to an older acknowledged value ({Name(fault.Promise)}: {promised})");
+        if (keepsAll && facts.CacheDisagreements > 0) problems.Add($"{facts.CacheDisagreements} keys read differently through the cache than through the store behind it");
+        if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({entry.Delivery}, {Name(fault.Promise)}: {promised})");
+        if (!anything && facts.Changed > 0) problems.Add($"{facts.Changed} keys hold a value never written or refused");
+        if (!anything && facts.Unexpected > 0) problems.Add($"{facts.Unexpected} messages delivered that were never written");
+        return new RowCheck(Name(fault.Promise), promised, allowedLost, duplicatesAllowed, problems);
+    }
+
+    /// <summary>The catalogue's field name for a promise.</summary>
+    public static string Name(Promise promise) => promise == Promise.PowerLoss ? "powerLoss" : "processCrash";
+}

@@ -1,0 +1,14 @@
+namespace Crash.Check;
+
+/// <summary>
+/// A run judged against the architecture's stated durability: the promise tested (processCrash or
+/// powerLoss), what it allows, and what went beyond it (empty: within the promise).
+/// </summary>
+/// <param name="Promise">The catalogue field the fault tests: processCrash or powerLoss.</param>
+/// <param name="Promised">Its value: nothing, window, since-snapshot or anything.</param>
+/// <param name="AllowedLost">How many acknowledged writes may be lost; null: any number (the promise allows a loss).</param>
+/// <param name="DuplicatesAllowed">Whether a queue may deliver a message twice (at-least-once, or a restored snapshot).</param>
+public sealed record RowCheck(string Promise, string Promised, long? AllowedLost, bool DuplicatesAllowed, IReadOnlyList<string> Problems)
+{
+    public bool Ok => Problems.Count == 0;
+}

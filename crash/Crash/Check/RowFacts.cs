@@ -1,0 +1,20 @@
+namespace Crash.Check;
+
+/// <summary>What one run measured, as the check against the catalogue reads it.</summary>
+/// <param name="ReadsInDoubt">Queue reads that failed around the fault: each may have taken a message with it.</param>
+/// <param name="Unexpected">Queue messages delivered that were never written (or were refused).</param>
+/// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
+/// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
+public sealed record RowFacts(
+    CrashKind Kind,
+    long Acked,
+    long Lost,
+    long Stale,
+    long Changed = 0,
+    long Unverified = 0,
+    long Duplicated = 0,
+    long Unexpected = 0,
+    long ReadsInDoubt = 0,
+    long CacheDisagreements = 0,
+    bool ApiCameBack = true,
+    int? FaultExitCode = 0);

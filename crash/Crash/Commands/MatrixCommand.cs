@@ -1,0 +1,72 @@
+using System.CommandLine;
+using Crash.Catalogue;
+using Crash.Matrix;
+using Tank.Commands;
+
+namespace Crash.Commands;
+
+/// <summary>
+/// <c>crash matrix</c>: every run the catalogue calls for (each architecture serving each --kind,
+/// with each --fault), one after the other against the service at --url, which --control restarts
+/// before each run and whose --inject carries out each fault. script/crashtest is its wrapper.
+/// </summary>
+public sealed class MatrixCommand : Command
+{
+    private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
+    private readonly Option<string> _control = TankOption.Create("--control", "script/crashtest: --restart-service, --stop-service and --inject FAULT SERVER… run through it",
+        ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
+    private readonly Option<string> _kind = TankOption.Create("--kind", "Kinds of write: author, item, queue, kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
+    private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
+        .WithDefault(string.Join(",", Faults.Default));
+    private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
+    private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
+    private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
+    private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
+    private readonly Option<KeyRange> _items = TankOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
+    private readonly Option<long> _locations = TankOption.Create("--locations", "Location ids 1..N exist (the data set script/crashtest loads)",
+        ValueParsers.WholeNumber(min: ItemLocations.BlockSize), "n").WithDefault(20_000);
+
+    public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
+    {
+        foreach (var option in new Option[] { _url, _control, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations })
+            Add(option);
+        SetAction(Run);
+    }
+
+    private int Run(ParseResult parse)
+    {
+        var catalogue = StorageCatalogue.Load(parse.GetRequiredValue(_catalogue));
+        var rows = MatrixPlan.Build(catalogue, List(parse.GetValue(_storage)), List(parse.GetRequiredValue(_kind)), List(parse.GetRequiredValue(_fault)));
+        var quick = parse.GetValue(_quick);
+        var options = new MatrixOptions
+        {
+            Url = parse.GetRequiredValue(_url),
+            Control = Path.GetFullPath(parse.GetRequiredValue(_control)),
+            Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
+            Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
+            Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),
+            StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
+            Items = parse.GetRequiredValue(_items),
+            Locations = parse.GetRequiredValue(_locations),
+            Check = parse.GetValue(_check),
+        };
+        var runner = new MatrixRunner(options, catalogue);
+        // Every run's options are checked before anything runs (an item run needs rate × seconds ≤ the location sets).
+        foreach (var row in rows) runner.RunOptions(row, Path.Combine(options.Out, row.FileName));
+        if (parse.GetValue(_plan))
+        {
+            foreach (var row in rows)
+                Console.WriteLine($"{row.Label}\t{string.Join(",", row.Fault.Targets(row.Storage).DefaultIfEmpty("the service"))}\t{row.Fault.Promised(row.Storage)}");
+            return 0;
+        }
+        return runner.RunAsync(rows).GetAwaiter().GetResult();
+    }
+
+    private static string[] List(string? text) =>
+        text is null ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+}

@@ -1,0 +1,11 @@
+using System.Diagnostics;
+
+namespace Crash;
+
+/// <summary>Seconds since the run started; every time in the result is on this clock.</summary>
+internal sealed class CrashClock
+{
+    private readonly Stopwatch _watch = Stopwatch.StartNew();
+
+    public double Now => _watch.Elapsed.TotalSeconds;
+}

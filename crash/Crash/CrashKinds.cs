@@ -1,0 +1,26 @@
+namespace Crash;
+
+/// <summary>A kind's name on the command line and in results, and what the catalogue calls the API serving it.</summary>
+public static class CrashKinds
+{
+    public static readonly IReadOnlyList<CrashKind> All = [CrashKind.Author, CrashKind.Item, CrashKind.Queue, CrashKind.KeyValue];
+
+    public static string Name(this CrashKind kind) => kind switch
+    {
+        CrashKind.Author => "author",
+        CrashKind.Item => "item",
+        CrashKind.Queue => "queue",
+        _ => "kv",
+    };
+
+    /// <summary>The catalogue's <c>serves</c> word for the kind.</summary>
+    public static string Serves(this CrashKind kind) => kind switch
+    {
+        CrashKind.Author => "Author",
+        CrashKind.Item => "Item",
+        CrashKind.Queue => "Queue",
+        _ => "KeyValue",
+    };
+
+    public static CrashKind? Parse(string name) => All.Cast<CrashKind?>().FirstOrDefault(k => k!.Value.Name() == name);
+}

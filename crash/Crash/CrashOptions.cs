@@ -1,0 +1,60 @@
+using System.Globalization;
+using Tank;
+using Tank.Commands;
+
+namespace Crash;
+
+/// <summary>
+/// The options of <c>crash run</c>. The command line checks each value and <see cref="Validated"/>
+/// how they fit together, all before the first request, so bad input fails with a message naming
+/// the option (exit code 2).
+/// </summary>
+public sealed record CrashOptions
+{
+    /// <summary>The base URL without a trailing slash.</summary>
+    public required string Url { get; init; }
+    public required string Storage { get; init; }
+    public required CrashKind Kind { get; init; }
+    /// <summary>Writes per second, evenly spaced.</summary>
+    public required double Rate { get; init; }
+    public required double Seconds { get; init; }
+    /// <summary>Seconds after the start at which the fault command runs.</summary>
+    public required double FaultAt { get; init; }
+    public required string FaultCommand { get; init; }
+    public KeyRange Items { get; init; } = new(1, 2000);
+    /// <summary>Location ids 1..Locations exist in the data set; item writes use them.</summary>
+    public long Locations { get; init; } = 100_000;
+    /// <summary>Blocks of five location ids: the writes of a run can send this × 5 different sets.</summary>
+    public long LocationBlocks => Locations / ItemLocations.BlockSize;
+    public long TimeoutMs { get; init; } = 3_000;
+    public double RecoverSeconds { get; init; } = 60;
+    /// <summary>
+    /// The architecture behind a cache (postgres for postgres-redis-cache): every acknowledged key is
+    /// read once right after its acknowledgement (so the cache holds it) and, after recovery, both
+    /// through the tested architecture and through this one; differences are stale cache entries.
+    /// </summary>
+    public string? TruthStorage { get; init; }
+    public required string Out { get; init; }
+    public required string Label { get; init; }
+
+    /// <summary>How many writes the timer issues: rate × seconds, rounded down.</summary>
+    public long PlannedWrites => (long)Math.Floor(Rate * Seconds + 1e-9);
+
+    /// <summary>
+    /// The checks that involve more than one option (each option's own range is checked while
+    /// parsing): the fault must strike during the writes, and a run must plan at least one write,
+    /// and for items no more than there are distinct location sets.
+    /// </summary>
+    public CrashOptions Validated()
+    {
+        if (FaultAt >= Seconds)
+            throw new TankInputException($"--fault-at: '{Format(FaultAt)}' must be below --seconds ({Format(Seconds)})");
+        if (PlannedWrites < 1) throw new TankInputException("--rate × --seconds must plan at least one write");
+        var sets = LocationBlocks * ItemLocations.BlockSize;
+        if (Kind == CrashKind.Item && PlannedWrites > sets)
+            throw new TankInputException($"--rate × --seconds must be at most {sets} for --kind item with --locations {Locations} (so that no two writes send the same set), got {PlannedWrites}");
+        return this;
+    }
+
+    private static string Format(double value) => value.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,65 @@
+using System.ComponentModel;
+using System.Diagnostics;
+
+namespace Crash;
+
+/// <summary>How the fault command went; times in seconds since the run started.</summary>
+/// <param name="ExitCode">Null if it could not start or had not ended when the read-back began.</param>
+public sealed record FaultResult(int? ExitCode, double StartedS, double? EndedS, string StderrTail, string? Error = null);
+
+/// <summary>
+/// Runs <c>--fault-cmd</c> with <c>/bin/bash -c</c> at its time, beside the writers. The command's
+/// stdout goes to crash's stderr (its stdout holds only the summary) and its stderr to a file,
+/// whose tail is kept and echoed: a file rather than a pipe, so a server the command starts in the
+/// background and that inherits the descriptor cannot hold the run up.
+/// </summary>
+internal sealed class FaultInjector(string command, CrashClock clock)
+{
+    private const int TailLines = 20;
+    private double _startedS = double.NaN;
+
+    /// <summary>When the command started, or null before that.</summary>
+    public double? StartedS => Volatile.Read(ref _startedS) is var s && double.IsNaN(s) ? null : s;
+
+    /// <summary>Starts the fault on a thread of its own (not the thread pool, which a busy run may hold up) at <paramref name="atS"/>.</summary>
+    public Task<FaultResult> Start(double atS) =>
+        Task.Factory.StartNew(() => Run(atS), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+
+    private FaultResult Run(double atS)
+    {
+        var wait = atS - clock.Now;
+        if (wait > 0) Thread.Sleep(TimeSpan.FromSeconds(wait));
+        var started = clock.Now;
+        Volatile.Write(ref _startedS, started);
+        Console.Error.WriteLine($"crash: {started,5:F1} s: fault: {command}");
+        var stderrFile = Path.GetTempFileName();
+        try
+        {
+            var start = new ProcessStartInfo("/bin/bash") { UseShellExecute = false };
+            foreach (var argument in (string[])["-c", "exec </dev/null 1>&2 2>>\"$1\"; eval \"$2\"", "crash-fault", stderrFile, command])
+                start.ArgumentList.Add(argument);
+            using var process = Process.Start(start) ?? throw new InvalidOperationException("the process did not start");
+            process.WaitForExit();
+            var ended = clock.Now;
+            var tail = Tail(stderrFile);
+            foreach (var line in tail) Console.Error.WriteLine($"crash: fault: {line}");
+            Console.Error.WriteLine($"crash: {ended,5:F1} s: fault command exited with {process.ExitCode}");
+            return new FaultResult(process.ExitCode, started, ended, string.Join("\n", tail));
+        }
+        catch (Exception e) when (e is Win32Exception or InvalidOperationException or IOException)
+        {
+            Console.Error.WriteLine($"crash: the fault command could not run: {e.Message}");
+            return new FaultResult(null, started, clock.Now, "", e.Message);
+        }
+        finally
+        {
+            File.Delete(stderrFile);
+        }
+    }
+
+    private static string[] Tail(string path)
+    {
+        var lines = File.ReadAllLines(path);
+        return lines[Math.Max(0, lines.Length - TailLines)..];
+    }
+}

@@ -1,0 +1,22 @@
+namespace Crash.Matrix;
+
+/// <summary>
+/// The fault vocabulary. Adding a fault is a row here and a case in script/crashtest --inject;
+/// the check picks the promise from the row.
+/// </summary>
+public static class Faults
+{
+    public static readonly IReadOnlyList<FaultSpec> All =
+    [
+        new("db-kill", FaultTarget.Servers, Promise.ProcessCrash, "kill -9 the architecture's servers, then script/services up"),
+        new("service-kill", FaultTarget.Service, Promise.ProcessCrash, "kill -9 the service, then start it again"),
+        new("db-stop", FaultTarget.Servers, Promise.ProcessCrash, "SIGSTOP the servers for --stop-seconds, then SIGCONT (a hung backend)"),
+        // Carried out by the FUSE layer of crash/powerloss (not on this branch): script/crashtest --inject refuses it until then.
+        new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them"),
+    ];
+
+    /// <summary>The faults a matrix runs when --fault is not given.</summary>
+    public static readonly IReadOnlyList<string> Default = ["db-kill", "service-kill", "db-stop"];
+
+    public static FaultSpec? Find(string name) => All.FirstOrDefault(f => f.Name == name);
+}

@@ -1,0 +1,23 @@
+using Tank.Commands;
+
+namespace Crash.Matrix;
+
+/// <summary>The options of <c>crash matrix</c> (see <see cref="Commands.MatrixCommand"/>).</summary>
+public sealed record MatrixOptions
+{
+    public required string Url { get; init; }
+    /// <summary>script/crashtest: <c>--restart-service</c>, <c>--stop-service</c> and <c>--inject FAULT SERVER…</c> run through it.</summary>
+    public required string Control { get; init; }
+    public required string Out { get; init; }
+    public double Seconds { get; init; } = 20;
+    public double Rate { get; init; } = 200;
+    /// <summary>How long db-stop keeps the servers stopped.</summary>
+    public double StopSeconds { get; init; } = 5;
+    public KeyRange Items { get; init; } = new(1000, 1999);
+    public long Locations { get; init; } = 20_000;
+    public double RecoverSeconds { get; init; } = 60;
+    public bool Check { get; init; }
+
+    /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
+    public double FaultAt => Math.Floor(Seconds / 3);
+}

@@ -1,0 +1,38 @@
+using Crash.Catalogue;
+using Tank;
+
+namespace Crash.Matrix;
+
+/// <summary>
+/// Which runs a matrix makes, from the catalogue: every architecture serving each kind (or those
+/// named), each with every fault. Nothing here is a list of architectures: a new one in the
+/// catalogue is tested without a change here.
+/// </summary>
+public static class MatrixPlan
+{
+    /// <param name="storages">Names or aliases; empty: every architecture in the catalogue.</param>
+    /// <exception cref="TankInputException">An unknown architecture, kind or fault, or nothing to run.</exception>
+    public static IReadOnlyList<MatrixRow> Build(StorageCatalogue catalogue, IReadOnlyList<string> storages, IReadOnlyList<string> kinds, IReadOnlyList<string> faults)
+    {
+        var entries = storages.Count == 0 ? catalogue.Entries
+            : storages.Select(s => catalogue.Find(s) ?? throw new TankInputException(
+                $"--storage: unknown architecture '{s}' (the catalogue has {string.Join(", ", catalogue.Entries.Select(e => e.Name))})")).ToList();
+        var kindList = kinds.Select(k => CrashKinds.Parse(k) ?? throw new TankInputException(
+            $"--kind: unknown kind '{k}' ({string.Join(", ", CrashKinds.All.Select(x => x.Name()))})")).ToList();
+        var faultList = faults.Select(f => Faults.Find(f) ?? throw new TankInputException(
+            $"--fault: unknown fault '{f}' ({string.Join(", ", Faults.All.Select(x => x.Name))})")).ToList();
+
+        var rows = new List<MatrixRow>();
+        foreach (var entry in entries)
+        {
+            foreach (var kind in kindList.Where(k => entry.Serves.Contains(k.Serves())))
+            {
+                var truth = catalogue.TruthFor(entry, kind.Serves())?.Name;
+                rows.AddRange(faultList.Select(fault => new MatrixRow(entry, kind, fault, truth)));
+            }
+        }
+        if (rows.Count == 0)
+            throw new TankInputException($"nothing to run: none of {string.Join(", ", entries.Select(e => e.Name))} serves {string.Join(", ", kindList.Select(k => k.Name()))}");
+        return rows;
+    }
+}

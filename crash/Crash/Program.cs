@@ -1,0 +1,1 @@
+return Crash.Commands.CrashCli.Run(args);

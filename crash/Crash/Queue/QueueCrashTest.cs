@@ -1,0 +1,101 @@
+using System.Security.Cryptography;
+
+namespace Crash.Queue;
+
+/// <summary>
+/// One queue run: producers write at a fixed rate and log every acknowledgement, consumers read
+/// beside them and log every delivery, the fault strikes in the middle; once the writes are done
+/// and the API answers again, the queue is drained, and the two logs make the <see cref="QueueLedger"/>.
+/// </summary>
+internal sealed class QueueCrashTest(CrashOptions options)
+{
+    /// <summary>
+    /// The consumers read at this share of the write rate, so a backlog builds up and is on the
+    /// queue when the fault strikes: a queue the consumers keep empty has nothing to lose (a
+    /// snapshot of an empty queue is as good as any). The drain empties it afterwards.
+    /// </summary>
+    public const double ReadShare = 0.5;
+
+    /// <summary>The result and the exit code, as <see cref="CrashTest.RunAsync"/>.</summary>
+    public async Task<(QueueResult? Result, int ExitCode)> RunAsync()
+    {
+        var runId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
+        using var client = CrashHttp.Create(options.TimeoutMs);
+        var workload = new QueueWorkload(options.Url, options.Storage, runId);
+        var probe = new ReadBack(client, workload);
+        if (!await probe.WaitForApiAsync(workload.ProbeUrl(null), options.RecoverSeconds).ConfigureAwait(false))
+        {
+            Console.Error.WriteLine($"crash: GET {workload.ProbeUrl(null)} got no 2xx within {options.RecoverSeconds} s; the API is not up, nothing was written");
+            return (null, CrashTest.ApiNeverCameBack);
+        }
+
+        Console.Error.WriteLine($"crash: {options.Label}: run {runId}, {options.PlannedWrites} messages at {options.Rate}/s → {options.Url}, " +
+            $"{QueueReader.Consumers} consumers reading {options.Rate * ReadShare}/s, fault at {options.FaultAt} s");
+        var startedAt = DateTimeOffset.UtcNow;
+        var clock = new CrashClock();
+        var reader = new QueueReader(client, workload.ReadMessageUrl, runId);
+        using var stopConsumers = new CancellationTokenSource();
+        var consumers = reader.ConsumeAsync(options.Rate * ReadShare, stopConsumers.Token);
+        var loop = new WriteLoop(client, workload, clock);
+        var injector = new FaultInjector(options.FaultCommand, clock);
+        var fault = injector.Start(options.FaultAt);
+        await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
+        var faultResult = await CrashTest.WaitForFaultAsync(fault, injector, options).ConfigureAwait(false);
+        await stopConsumers.CancelAsync().ConfigureAwait(false);
+        await consumers.ConfigureAwait(false);
+
+        Console.Error.WriteLine($"crash: {clock.Now,5:F1} s: writes done; waiting up to {options.RecoverSeconds} s for the API, then draining the queue");
+        double? readyS = await probe.WaitForApiAsync(workload.ProbeUrl(null), options.RecoverSeconds).ConfigureAwait(false) ? clock.Now : null;
+        var drained = readyS is not null && await reader.DrainAsync(options.RecoverSeconds).ConfigureAwait(false);
+        var drainS = readyS is not null ? clock.Now - readyS : null;
+
+        var ledger = QueueLedger.Of(loop.Records.Select(w => (w.Seq, w.Outcome)), reader.Delivered, reader.InDoubt, reader.Foreign);
+        var failed = loop.Records.Where(w => w.Class != ResponseClass.Ack).ToList();
+        var recovery = RecoveryTime.Compute(loop.Records.Select(w => new WriteTiming(w.SentS, w.CompletedS, w.Class == ResponseClass.Ack)).ToList(), faultResult.StartedS);
+        var result = new QueueResult
+        {
+            Label = options.Label,
+            Storage = options.Storage,
+            Kind = CrashKind.Queue.Name(),
+            Url = options.Url,
+            RunId = runId,
+            StartedAt = startedAt,
+            Rate = options.Rate,
+            Seconds = options.Seconds,
+            TimeoutMs = options.TimeoutMs,
+            FaultAtS = options.FaultAt,
+            FaultCmd = options.FaultCommand,
+            FaultExitCode = faultResult.ExitCode,
+            FaultStartedS = CrashResultBuilder.Round(faultResult.StartedS),
+            FaultEndedS = CrashResultBuilder.Round(faultResult.EndedS),
+            FaultStderrTail = faultResult.StderrTail,
+            FaultError = faultResult.Error,
+            Planned = options.PlannedWrites,
+            Sent = loop.Records.Count,
+            Acked = ledger.Acked,
+            Failed = CrashResultBuilder.Failures(failed),
+            InDoubt = ledger.InDoubt,
+            Skipped = loop.Skipped,
+            Lost = ledger.Lost,
+            Duplicated = ledger.Duplicated,
+            RecoveryS = CrashResultBuilder.Round(recovery.RecoveryS),
+            FirstFailureS = CrashResultBuilder.Round(recovery.FirstFailureS),
+            LastFailureS = CrashResultBuilder.Round(recovery.LastFailureS),
+            ReadBackReadyS = CrashResultBuilder.Round(readyS),
+            Delivered = ledger.Delivered,
+            Deliveries = ledger.Deliveries,
+            Unexpected = ledger.Unexpected,
+            InDoubtWrites = ledger.InDoubtWrites,
+            InDoubtWritesDelivered = ledger.InDoubtWritesDelivered,
+            ReadsInDoubt = ledger.ReadsInDoubt,
+            ReadsRefused = reader.Refused,
+            Foreign = ledger.Foreign,
+            Reads = reader.Reads,
+            DrainComplete = drained,
+            DrainS = CrashResultBuilder.Round(drainS),
+            LostExamples = [.. ledger.LostExamples],
+            DuplicatedExamples = [.. ledger.DuplicatedExamples],
+        };
+        return (result, drained ? 0 : CrashTest.ApiNeverCameBack);
+    }
+}

@@ -1,0 +1,76 @@
+using System.Globalization;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using Crash.Check;
+
+namespace Crash;
+
+/// <summary>
+/// What every run reports, whatever it wrote (snake_case JSON, times in seconds since the run
+/// started): the run, the fault, the writes and how they ended, and the loss columns a matrix's
+/// summary compares (<see cref="Acked"/>, <see cref="Lost"/>, <see cref="Duplicated"/>,
+/// <see cref="InDoubt"/>, <see cref="Stale"/>), with the check against the catalogue once judged.
+/// </summary>
+public abstract record RunResult
+{
+    public const int ExamplesPerClass = 5;
+
+    public static readonly JsonSerializerOptions Json = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+        // A file for people and scripts, never HTML: keep &&, > and quotes in commands and values readable.
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
+
+    public string Label { get; init; } = "";
+    public string Storage { get; init; } = "";
+    public string Kind { get; init; } = "";
+    /// <summary>The fault's name when a matrix ran it (null for a lone <c>crash run</c>).</summary>
+    public string? Fault { get; init; }
+    public string Url { get; init; } = "";
+    public string RunId { get; init; } = "";
+    public DateTimeOffset StartedAt { get; init; }
+    public double Rate { get; init; }
+    public double Seconds { get; init; }
+    public long TimeoutMs { get; init; }
+    public double FaultAtS { get; init; }
+    public string FaultCmd { get; init; } = "";
+    public int? FaultExitCode { get; init; }
+    public double? FaultStartedS { get; init; }
+    public double? FaultEndedS { get; init; }
+    public string FaultStderrTail { get; init; } = "";
+    public string? FaultError { get; init; }
+    public long Planned { get; init; }
+    public long Sent { get; init; }
+    public long Acked { get; init; }
+    public FailureCounts Failed { get; init; } = new();
+    /// <summary>Operations whose outcome is in doubt (timeout, connection error, 5xx): writes that may have been applied, and for a queue reads that may have taken a message.</summary>
+    public long InDoubt { get; init; }
+    /// <summary>Writes not sent because the cap on writes in flight was reached.</summary>
+    public long Skipped { get; init; }
+    public long Lost { get; init; }
+    public long Stale { get; init; }
+    /// <summary>Queue messages delivered more than once (0 for keys).</summary>
+    public long Duplicated { get; init; }
+    public double? RecoveryS { get; init; }
+    public double? FirstFailureS { get; init; }
+    public double? LastFailureS { get; init; }
+    /// <summary>When the API answered after the writes (the read-back's or the drain's probe); null if it never did within --recover-seconds.</summary>
+    public double? ReadBackReadyS { get; init; }
+    /// <summary>The run judged against the catalogue's promise for the fault (a matrix sets it).</summary>
+    public RowCheck? Check { get; init; }
+
+    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, GetType(), Json) + "\n");
+
+    /// <summary>What the check against the catalogue reads.</summary>
+    public abstract RowFacts Facts();
+
+    /// <summary>The one line a run prints on stdout.</summary>
+    public abstract string Summary();
+
+    protected string Recovery() =>
+        Failed.Total == 0 ? "; no write failed"
+        : RecoveryS is { } recovery ? string.Create(CultureInfo.InvariantCulture, $"; API back {recovery:F2} s after the fault")
+        : "; writes never acknowledged again after the fault";
+}

@@ -1,0 +1,27 @@
+namespace Crash;
+
+/// <summary>
+/// One write the loader sent: what and where, then (set once, when it ends) how it ended. Written
+/// by the request that owns it and read only after every request has finished.
+/// </summary>
+internal sealed class WriteRecord(long seq, string? key, bool creates, string value, string url, byte[] body)
+{
+    public long Seq { get; } = seq;
+    /// <summary>The key written; a create learns it from its acknowledgement (null until then, and forever if not acknowledged).</summary>
+    public string? Key { get; set; } = key;
+    /// <summary>A create (an author save), whose key the server assigns.</summary>
+    public bool Creates { get; } = creates;
+    /// <summary>The canonical value the write carries.</summary>
+    public string Value { get; } = value;
+    public string Url { get; } = url;
+    public byte[] Body { get; } = body;
+    /// <summary>POST, or PUT for a key-value write.</summary>
+    public HttpMethod Method { get; init; } = HttpMethod.Post;
+
+    public double SentS { get; set; }
+    public double CompletedS { get; set; }
+    /// <summary>The HTTP status, 0 when there was none (timeout, connection error).</summary>
+    public int Status { get; set; }
+    public ResponseClass Class { get; set; }
+    public WriteOutcome Outcome { get; set; }
+}

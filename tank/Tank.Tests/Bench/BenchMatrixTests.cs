@@ -1,0 +1,116 @@
+using Tank.Bench;
+
+namespace Tank.Tests.Bench;
+
+/// <summary>The bench's matrix follows from the catalogue alone: what each architecture serves, its servers, whether it is shardable.</summary>
+public sealed class BenchMatrixTests
+{
+    private static BenchMatrix Build(string? storages = null, string? scenarios = null, int cluster = 0, bool crossCheck = false) =>
+        BenchMatrix.Build(CatalogueFixture.Entries, storages?.Split(','), scenarios?.Split(','), cluster, crossCheck);
+
+    private static string[] Cells(BenchMatrix matrix) => matrix.Cells.Select(c => $"{c.Scenario}@{c.Storage}").ToArray();
+
+    [Theory]
+    [InlineData("author-write", "Author")]
+    [InlineData("author-mixed", "Author")]
+    [InlineData("item-read", "Item")]
+    [InlineData("queue-mixed", "Queue")]
+    [InlineData("kv-get", "KeyValue")]
+    public void AScenariosApiIsItsPrefix(string scenario, string api) => Assert.Equal(api, BenchApi.Of(scenario));
+
+    [Fact]
+    public void AScenarioWithoutAnApiIsBadInput() => Assert.Throws<TankInputException>(() => BenchApi.Of("blob-read"));
+
+    [Fact]
+    public void EachScenarioRunsOnEveryArchitectureServingItsApiInCatalogueOrder()
+    {
+        var matrix = Build(scenarios: "author-read,item-write,queue-read,kv-put");
+        Assert.Equal(
+        [
+            "author-read@postgres", "author-read@postgres-redis-cache", "author-read@tarantool-memtx", "author-read@tarantool-vinyl",
+            "item-write@postgres", "item-write@postgres-redis-cache", "item-write@postgres-redis-persistent", "item-write@tarantool-memtx", "item-write@tarantool-vinyl",
+            "queue-read@beanstalkd", "queue-read@postgres", "queue-read@redis-aof", "queue-read@redis-rdb", "queue-read@tarantool-memtx", "queue-read@tarantool-vinyl",
+            "kv-put@postgres", "kv-put@redis-cluster", "kv-put@redis-persistent", "kv-put@tarantool-memtx", "kv-put@tarantool-vinyl",
+        ], Cells(matrix));
+    }
+
+    [Fact]
+    public void TheDefaultRunIsEveryScenarioButTheKeyValueOnesInTheirOrder()
+    {
+        var matrix = Build();
+        Assert.Equal(["author-write", "author-read", "author-mixed", "item-read", "item-write", "queue-write", "queue-read", "queue-mixed"],
+            matrix.Cells.Select(c => c.Scenario).Distinct());
+        Assert.Equal(4 * 3 + 5 * 2 + 6 * 3, matrix.Cells.Count);
+        Assert.Empty(matrix.ClusterStores);
+        Assert.Empty(matrix.CrossChecks);
+    }
+
+    [Fact]
+    public void QuickMeasuresAnAuthorReadAndAQueueWriteOnEveryArchitectureServingThem()
+    {
+        var matrix = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, crossCheck: false, quick: true);
+        Assert.Equal(["author-read", "queue-write"], matrix.Cells.Select(c => c.Scenario).Distinct());
+        Assert.Equal(4 + 6, matrix.Cells.Count);
+        Assert.Equal(["author-read"], BenchMatrix.Build(CatalogueFixture.Entries, null, ["author-read"], 0, false, quick: true).Cells.Select(c => c.Scenario).Distinct());
+    }
+
+    [Fact]
+    public void AnArchitectureNewToTheCatalogueIsMeasuredWithoutNamingIt()
+    {
+        var catalogue = CatalogueFixture.Entries.Append(new CatalogueEntry("nats-jetstream", [], ["Queue"], ["nats"], [], "fsync always", false)).ToList();
+        var matrix = BenchMatrix.Build(catalogue, null, ["queue-write"], 0, crossCheck: false);
+        Assert.Contains(matrix.Cells, c => c.Storage == "nats-jetstream");
+        Assert.Contains("nats", matrix.CpuServers);
+    }
+
+    [Fact]
+    public void StoragesMayBeNamedByAliasAndKeepTheCataloguesOrder()
+    {
+        var matrix = Build(storages: "redis_rdb,beanstalkd", scenarios: "queue-write,author-read");
+        Assert.Equal(["queue-write@beanstalkd", "queue-write@redis-rdb"], Cells(matrix));
+    }
+
+    [Fact]
+    public void CpuIsAccountedForTheServersAndCachesOfTheArchitecturesInTheRun()
+    {
+        Assert.Equal(["postgres", "redis-cache"], Build(storages: "postgres-redis-cache", scenarios: "author-read").CpuServers);
+        Assert.Equal(["redis-persistent", "postgres"], Build(storages: "postgres-redis-persistent", scenarios: "item-read").CpuServers);
+        Assert.Equal(["beanstalkd", "postgres", "redis-aof", "redis-rdb", "tarantool"], Build(scenarios: "queue-read").CpuServers);
+    }
+
+    [Fact]
+    public void AClusterRunsTheKeyValueScenariosOnTheShardableStores()
+    {
+        var matrix = Build(cluster: 3);
+        Assert.Equal(["kv-put", "kv-get"], matrix.ClusterScenarios);
+        Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], matrix.ClusterStores);
+        // The single node's key-value runs come first, as script/bench always ran them.
+        Assert.Equal(10, matrix.Cells.Count);
+        var all = matrix.AllCells(3).ToList();
+        Assert.Equal(18, all.Count);
+        Assert.Equal(new BenchCell("kv-put", "postgres", 3), all[10]);
+        Assert.Equal(Path.Combine("runs", "postgres-x3", "kv-put"), all[10].RelativeDir);
+    }
+
+    [Fact]
+    public void AClusterWithoutKeyValueScenariosRunsNoCluster() =>
+        Assert.Empty(Build(scenarios: "author-read", cluster: 3).ClusterStores);
+
+    [Fact]
+    public void TheCrossCheckReadsAuthorsWhereThereAreAuthorsElseItems()
+    {
+        var checks = Build(crossCheck: true).CrossChecks;
+        Assert.Equal(["postgres", "postgres-redis-cache", "postgres-redis-persistent", "tarantool-memtx", "tarantool-vinyl"], checks.Select(c => c.Storage));
+        Assert.All(checks.Where(c => c.Storage != "postgres-redis-persistent"), c => Assert.Equal(("author-read", true), (c.Scenario, c.NeedsAuthors)));
+        var items = checks.Single(c => c.Storage == "postgres-redis-persistent");
+        Assert.Equal(("item-read", "/item/{id}/locations?storage=postgres-redis-persistent", false), (items.Scenario, items.Template, items.NeedsAuthors));
+        Assert.Equal("/Author/Get?id={id}&storage=postgres", checks[0].Template);
+    }
+
+    [Theory]
+    [InlineData("mongodb", null, "--storage: unknown architecture 'mongodb' (known: beanstalkd, postgres,")]
+    [InlineData(null, "author-delete", "--scenario: unknown scenario 'author-delete'")]
+    [InlineData("beanstalkd", "author-read", "no architecture serves the selected scenarios")]
+    public void BadSelectionsAreBadInput(string? storages, string? scenarios, string message) =>
+        Assert.StartsWith(message, Assert.Throws<TankInputException>(() => Build(storages, scenarios)).Message);
+}

@@ -1,0 +1,162 @@
+using Tank.Commands;
+using Tank.Compare;
+using Tank.Report;
+using Tank.Tests.Report;
+using Cell = Tank.Tests.Compare.SummaryFixture.Cell;
+
+namespace Tank.Tests.Compare;
+
+/// <summary>tank compare BASE NEW: 0 when nothing got worse, 1 naming the cells that did, 2 on bad input.</summary>
+public sealed class CompareCommandTests
+{
+    private static (int Code, string Out, string Err) Compare(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = Cli.Run(["compare", .. args], output, error);
+        return (code, output.ToString(), error.ToString());
+    }
+
+    [Fact]
+    public void NothingWorseExitsZeroAndSaysSo()
+    {
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("postgres", "author-read", 4000, 3.0), new Cell("redis", "kv-get", 9000, 1.0));
+        var after = f.Report("new", 10, new Cell("postgres", "author-read", 3800, 3.2), new Cell("redis", "kv-get", 12000, 0.8));
+        var (code, output, _) = Compare(before, after);
+        Assert.Equal(0, code);
+        Assert.Contains("No cell got worse.", output);
+        Assert.Contains("postgres · author-read", output);
+        Assert.Contains("4000 → 3800 (−5.0 %)", output);
+        Assert.Contains("9000 → 12000 (+33.3 %) ✓", output);
+    }
+
+    [Fact]
+    public void ACellWorseBeyondTheThresholdExitsOneAndIsNamed()
+    {
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("postgres", "author-read", 4000, 3.0), new Cell("tarantool-memtx", "author-read", 9000, 1.0, CpuUs: 40));
+        var after = f.Report("new", 10, new Cell("postgres", "author-read", 4100, 3.0), new Cell("tarantool-memtx", "author-read", 6000, 1.0, CpuUs: 60));
+        var (code, output, _) = Compare(before, after);
+        Assert.Equal(CompareCommand.Regressed, code);
+        Assert.Contains("Worse in 1 cell:", output);
+        Assert.Contains("  tarantool-memtx · author-read: capacity (rps @ SLO) 9000 → 6000 (−33.3 %) ✗, CPU µs/request 40.0 → 60.0 (+50.0 %) ✗", output);
+        Assert.DoesNotContain("  postgres · author-read:", output);
+        // A looser threshold forgives it.
+        Assert.Equal(0, Compare(before, after, "--threshold", "60").Code);
+    }
+
+    [Fact]
+    public void AChangeInsideTheRepeatsSpreadIsNoDifference()
+    {
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("postgres", "kv-get", 5000, 2.0, ConfirmedRps: 5000, Repeats: [4200, 5000, 5600]));
+        var after = f.Report("new", 10, new Cell("postgres", "kv-get", 4400, 2.0, ConfirmedRps: 4400, Repeats: [3900, 4400, 4500]));
+        var (code, output, _) = Compare(before, after);
+        Assert.Equal(0, code);
+        Assert.Contains("5000 [4200–5600] → 4400 [3900–4500] (−12.0 %)", output);
+
+        var apart = f.Report("apart", 10, new Cell("postgres", "kv-get", 3000, 2.0, ConfirmedRps: 3000, Spread: [2900, 3100]));
+        Assert.Equal(CompareCommand.Regressed, Compare(before, apart).Code);
+    }
+
+    [Fact]
+    public void ConfirmedCapacityIsPreferredOverMaxRpsAtSlo()
+    {
+        using var f = new SummaryFixture();
+        var report = ReportFileReader.Read(f.Report("r", 10, new Cell("postgres", "kv-get", 9999, 2.0, ConfirmedRps: 5000)));
+        Assert.Equal(5000, report.Cells.Single().Capacity.Value);
+        Assert.True(report.Cells.Single().Confirmed);
+        Assert.Equal(50, report.Cells.Single().CpuUsPerRequest!.Value, 6); // tank's own CPU is left out
+    }
+
+    [Fact]
+    public void RepeatFieldsInOtherShapesAreReadOrLeftOut()
+    {
+        using var f = new SummaryFixture();
+        const string run = "\"storage\": \"redis\", \"scenario\": \"kv-get\", \"max_sustained_rps\": 900, \"quantiles_ms\": {\"p99\": 1}";
+        var nested = ReportFileReader.Read(f.Raw("nested", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_rps\": 1000, \"spread\": {{\"rps\": [950, 1100]}}, " +
+            "\"repeats\": [{\"confirmed_rps\": 950, \"p99_ms\": 0.9}, {\"confirmed_rps\": 1100, \"p99_ms\": 1.3}]}]}"));
+        Assert.Equal(new Tank.Compare.Spread(950, 1100), nested.Cells[0].Capacity.Spread);
+        Assert.Equal(new Tank.Compare.Spread(0.9, 1.3), nested.Cells[0].P99Ms.Spread);
+        var unknown = ReportFileReader.Read(f.Raw("unknown", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"spread\": 7.5, \"repeats\": [\"a\", null]}}]}}"));
+        Assert.Equal(Tank.Compare.Spread.Of(900), unknown.Cells[0].Capacity.Spread);
+    }
+
+    [Fact]
+    public void ALowerCapacityThatIsOnlyALowerBoundIsNoRegression()
+    {
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("redis", "kv-get", 20000, 1.0));
+        var after = f.Report("new", 10, new Cell("redis", "kv-get", 10000, 1.0, HeldAtPeak: true));
+        var (code, _, _) = Compare(before, after);
+        Assert.Equal(0, code);
+    }
+
+    [Fact]
+    public void AMissingFolderOrSummaryIsBadInputNamingTheFile()
+    {
+        using var f = new SummaryFixture();
+        var good = f.Report("good", 10, new Cell("postgres", "kv-get", 1000, 1.0));
+        var (code, _, error) = Compare(good, Path.Combine(f.Root, "nowhere"));
+        Assert.Equal(Cli.InputError, code);
+        Assert.Contains("nowhere", error);
+        Directory.CreateDirectory(Path.Combine(f.Root, "empty"));
+        (code, _, error) = Compare(Path.Combine(f.Root, "empty"), good);
+        Assert.Equal(Cli.InputError, code);
+        Assert.Contains(Path.Combine(f.Root, "empty", "summary.json") + ": file: no summary.json", error);
+    }
+
+    [Fact]
+    public void MalformedJsonIsBadInputWithItsPosition()
+    {
+        using var f = new SummaryFixture();
+        var good = f.Report("good", 10, new Cell("postgres", "kv-get", 1000, 1.0));
+        var broken = f.Raw("broken", "{\n  \"slo_ms\": 10,\n  \"runs\": [ { \"storage\": \"x\", } ]\n}\n");
+        var (code, _, error) = Compare(good, broken);
+        Assert.Equal(Cli.InputError, code);
+        Assert.Matches(@"broken/summary\.json: line 3, byte \d+: not valid JSON", error);
+
+        var wrongType = f.Raw("wrong", "{\"slo_ms\": 10, \"runs\": [{\"storage\": \"x\", \"scenario\": \"y\", \"max_sustained_rps\": \"fast\", \"quantiles_ms\": {\"p99\": 1}}]}");
+        (code, _, error) = Compare(good, wrongType);
+        Assert.Equal(Cli.InputError, code);
+        Assert.Contains("wrong/summary.json: runs[0].max_sustained_rps: is not a number", error);
+    }
+
+    [Fact]
+    public void ReadsTheSummaryTankReportWrites()
+    {
+        using var run = new RunDirectory();
+        run.Run("postgres", "author-read", 10, _ => 200, _ => 2, schedule: "const(200, 10s)",
+            cpu: [new Tank.Cpu.CpuUsage("service", 1, 0.5), new Tank.Cpu.CpuUsage("tank", 2, 0.1)]);
+        ReportBuilder.Build(run.Path, 10);
+        var report = ReportFileReader.Read(run.Path);
+        var cell = Assert.Single(report.Cells);
+        Assert.Equal(("postgres", "author-read"), (cell.Storage, cell.Scenario));
+        Assert.Equal(200, cell.Capacity.Value);
+        Assert.Equal(2.0, cell.P99Ms.Value, 1);
+        Assert.Equal(0.5 * 1e6 / 2000, cell.CpuUsPerRequest!.Value, 1);
+        Assert.Equal(0, Compare(run.Path, run.Path).Code);
+    }
+
+    [Fact]
+    public void HistoryAppendsOneLinePerReport()
+    {
+        using var f = new SummaryFixture();
+        var report = f.Report("r", 10, new Cell("postgres", "kv-get", 1000, 1.0), new Cell("redis", "kv-get", 3000, 0.5));
+        var file = Path.Combine(f.Root, "reports", "history.jsonl");
+        Assert.Equal(0, Cli.Run(["history", report, "--file", file], TextWriter.Null, TextWriter.Null));
+        Assert.Equal(0, Cli.Run(["history", report, "--file", file, "--build", "deadbee"], TextWriter.Null, TextWriter.Null));
+        var lines = HistoryFile.Read(file);
+        Assert.Equal(2, lines.Count);
+        Assert.Equal("abc1234", lines[0].GetProperty("build").GetString());
+        Assert.Equal("deadbee", lines[1].GetProperty("build").GetString());
+        Assert.Equal(2, lines[1].GetProperty("machine").GetProperty("cores").GetInt32());
+        Assert.Equal(3000, lines[1].GetProperty("cells")[1].GetProperty("capacity_rps").GetDouble());
+
+        File.AppendAllText(file, "{oops\n");
+        var error = new StringWriter();
+        Assert.Equal(Cli.InputError, Cli.Run(["history", report, "--file", file], TextWriter.Null, error));
+        Assert.Contains("history.jsonl: line 3, byte", error.ToString());
+    }
+}

@@ -1,0 +1,61 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace Tank.Tests.Compare;
+
+/// <summary>Report folders holding a hand-written summary.json, in tank report's format.</summary>
+public sealed class SummaryFixture : IDisposable
+{
+    public string Root { get; } = Directory.CreateTempSubdirectory("tank-compare-").FullName;
+
+    public void Dispose() => Directory.Delete(Root, recursive: true);
+
+    public sealed record Cell(string Storage, string Scenario, double Rps, double P99Ms, double? CpuUs = 50, bool HeldAtPeak = false,
+        double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null);
+
+    /// <summary>A folder <paramref name="name"/> with summary.json of these cells.</summary>
+    public string Report(string name, double sloMs, params Cell[] cells)
+    {
+        var dir = Path.Combine(Root, name);
+        Directory.CreateDirectory(dir);
+        var runs = cells.Select(c =>
+        {
+            var run = new Dictionary<string, object?>
+            {
+                ["storage"] = c.Storage,
+                ["scenario"] = c.Scenario,
+                ["quantiles_ms"] = new Dictionary<string, double> { ["p50"] = c.P99Ms / 3, ["p99"] = c.P99Ms },
+                ["error_rate"] = 0.0,
+                ["max_sustained_rps"] = c.Rps,
+                ["slo_held_at_peak"] = c.HeldAtPeak,
+                ["cpu"] = c.CpuUs is { } us
+                    ? new object[] { new { process = "service", pid = 1, cpu_seconds = 1.0, us_per_request = us * 0.6 }, new { process = "postgres", pid = 2, cpu_seconds = 1.0, us_per_request = us * 0.4 }, new { process = "tank", pid = 3, cpu_seconds = 9.0, us_per_request = 999.0 } }
+                    : Array.Empty<object>(),
+            };
+            if (c.ConfirmedRps is { } confirmed) run["confirmed_rps"] = confirmed;
+            if (c.Repeats is { } repeats) run["repeats"] = repeats.Select(r => new { max_sustained_rps = r }).ToArray();
+            if (c.Spread is { } spread) run["spread"] = new { min = spread[0], max = spread[1] };
+            return run;
+        });
+        var summary = new Dictionary<string, object?>
+        {
+            ["generated_at"] = "2026-11-25T12:00:00+00:00",
+            ["slo_ms"] = sloMs,
+            ["environment"] = new { machine = new { cores = 2, cpu = "test cpu" }, build = "abc1234" },
+            ["warnings"] = Array.Empty<string>(),
+            ["runs"] = runs,
+        };
+        File.WriteAllText(Path.Combine(dir, "summary.json"), JsonSerializer.Serialize(summary, new JsonSerializerOptions { WriteIndented = true }));
+        return dir;
+    }
+
+    public string Raw(string name, string summaryJson)
+    {
+        var dir = Path.Combine(Root, name);
+        Directory.CreateDirectory(dir);
+        File.WriteAllText(Path.Combine(dir, "summary.json"), summaryJson);
+        return dir;
+    }
+
+    public static string N(double value) => value.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,143 @@
+using Tank.Commands;
+using Tank.Report;
+using Tank.Tests.Compare;
+using Tank.Tests.Report;
+using Cell = Tank.Tests.Compare.SummaryFixture.Cell;
+
+namespace Tank.Tests.Verdicts;
+
+/// <summary>tank verdict: who holds a rate at an SLO (and survives a fault class), ranked; exit 0 / 1 when nobody / 2 bad input.</summary>
+public sealed class VerdictCommandTests
+{
+    private static (int Code, string Out, string Err) Verdict(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = Cli.Run(["verdict", .. args], output, error);
+        return (code, output.ToString(), error.ToString());
+    }
+
+    private static string ThreeArchitectures(SummaryFixture f) => f.Report("report", 10,
+        new Cell("postgres", "kv-get", 4000, 4.0, CpuUs: 300),
+        new Cell("redis", "kv-get", 12000, 1.0, CpuUs: 90),
+        new Cell("tarantool-memtx", "kv-get", 12000, 0.8, CpuUs: 60),
+        new Cell("postgres", "author-read", 5000, 3.0),
+        new Cell("tarantool-memtx", "author-read", 15000, 1.0));
+
+    // script/crashtest's summary.json: an array of tank crash results, labelled "<storage> <kind> <fault>".
+    private static string Crash(SummaryFixture f, string rows) => f.Raw("crash", "[" + rows + "]");
+
+    private static string Row(string storage, string fault, long acked, long lost = 0, string? faultField = null) =>
+        $"{{\"label\": \"{storage} author {fault}\", \"storage\": \"{storage}\", \"kind\": \"author\", {(faultField is null ? "" : $"\"fault\": \"{faultField}\", ")}" +
+        $"\"acked\": {acked}, \"lost\": {lost}, \"stale\": 0, \"changed\": 0, \"unverified\": 0, \"cache_disagreements\": null, \"read_back_ready_s\": 12.5}}";
+
+    [Fact]
+    public void ATargetSomeMeetNamesThemRankedByHeadroomThenCpu()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "3000", "--workload", "kv-get");
+        Assert.Equal(0, code);
+        Assert.Contains("Qualifies: tarantool-memtx, redis, postgres", output); // equal headroom: less CPU first
+        Assert.Contains("4.00×", output);
+        Assert.Contains("qualifies (#1)", output);
+    }
+
+    [Fact]
+    public void WithoutAWorkloadEveryScenarioMustHoldTheRate()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "4500");
+        Assert.Equal(0, code);
+        Assert.Contains("Qualifies: tarantool-memtx.", output);
+        Assert.Contains("redis", output);
+        Assert.Contains("author-read not measured", output);
+        Assert.Contains("kv-get: holds 4000 rps at p99 ≤ 10.0 ms, below 4500", output);
+    }
+
+    [Fact]
+    public void ATargetNobodyMeetsSaysSoAndNamesTheClosestAndWhy()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "20000", "--workload", "kv-get");
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("No architecture qualifies. Closest: tarantool-memtx (0.60× the rate), which failed because kv-get: holds 12000 rps at p99 ≤ 10.0 ms, below 20000.", output);
+    }
+
+    [Fact]
+    public void CrashDurabilityNeedsCleanKillRowsAndSaysNotMeasuredWithoutThem()
+    {
+        using var f = new SummaryFixture();
+        var crash = Crash(f, string.Join(",", Row("postgres", "db-kill", 3000), Row("postgres", "service-kill", 3100), Row("postgres", "db-stop", 2000, lost: 5),
+            Row("redis", "db-kill", 3000, lost: 3)));
+        var (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "3000", "--workload", "kv-get", "--durability", "crash", "--crash", crash);
+        Assert.Equal(0, code);
+        Assert.Contains("Qualifies: postgres.", output); // its db-stop loss is no crash
+        Assert.Contains("no loss (2 runs)", output);
+        Assert.Contains("crash: redis author db-kill: 3 lost of 3000 acknowledged", output);
+        Assert.Contains("crash: not measured (the crash results hold no crash run for it)", output);
+    }
+
+    [Fact]
+    public void PowerLossNeedsPowerLossRows()
+    {
+        using var f = new SummaryFixture();
+        var crash = Crash(f, string.Join(",", Row("postgres", "db-kill", 3000), Row("redis", "x", 3000, faultField: "power-loss")));
+        var (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "3000", "--workload", "kv-get", "--durability", "power-loss", "--crash", crash);
+        Assert.Equal(0, code);
+        Assert.Contains("Qualifies: redis.", output);
+        Assert.Contains("power-loss: not measured", output);
+
+        var none = Crash(f, Row("postgres", "db-kill", 3000));
+        (code, output, _) = Verdict(ThreeArchitectures(f), "--slo-ms", "10", "--rate", "3000", "--workload", "kv-get", "--durability", "power-loss", "--crash", none);
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("No architecture qualifies. Closest: tarantool-memtx", output);
+        Assert.Contains("power-loss: not measured", output);
+    }
+
+    [Fact]
+    public void BadInputExitsTwoNamingTheProblem()
+    {
+        using var f = new SummaryFixture();
+        var report = ThreeArchitectures(f);
+        Assert.Contains("needs --crash", Verdict(report, "--slo-ms", "10", "--rate", "1", "--durability", "crash").Err);
+        Assert.Equal(Cli.InputError, Verdict(report, "--slo-ms", "10", "--rate", "1", "--durability", "crash").Code);
+        Assert.Equal(Cli.InputError, Verdict(Path.Combine(f.Root, "none"), "--slo-ms", "10", "--rate", "1").Code);
+        var (code, _, error) = Verdict(report, "--slo-ms", "10", "--rate", "1", "--workload", "queue-read");
+        Assert.Equal(Cli.InputError, code);
+        Assert.Contains("measured no 'queue-read'", error);
+        var broken = f.Raw("broken-crash", "[{\"storage\": \"x\" \"acked\": 1}]");
+        (code, _, error) = Verdict(report, "--slo-ms", "10", "--rate", "1", "--durability", "crash", "--crash", broken);
+        Assert.Equal(Cli.InputError, code);
+        Assert.Matches(@"broken-crash/summary\.json: line 1, byte \d+: not valid JSON", error);
+        (code, _, error) = Verdict(report, "--slo-ms", "5", "--rate", "1");
+        Assert.Equal(Cli.InputError, code);
+        Assert.Contains("computed at p99 ≤ 10.0 ms", error);
+    }
+
+    [Fact]
+    public void AnotherSloIsJudgedFromThePhoutLogs()
+    {
+        using var run = new RunDirectory();
+        // 300 rps at 4 ms: holds a 5 ms SLO, not a 3 ms one.
+        run.Run("postgres", "kv-get", 10, _ => 300, _ => 4, schedule: "const(300, 10s)");
+        ReportBuilder.Build(run.Path, 10);
+        Assert.Equal(0, Verdict(run.Path, "--slo-ms", "5", "--rate", "250").Code);
+        var (code, output, _) = Verdict(run.Path, "--slo-ms", "3", "--rate", "250");
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("analysed again at p99 ≤ 3.00 ms", output);
+    }
+
+    [Fact]
+    public void TheReportHasAVerdictSection()
+    {
+        using var run = new RunDirectory();
+        run.Run("postgres", "kv-get", 10, _ => 300, _ => 4, schedule: "const(300, 10s)");
+        run.Run("redis", "kv-get", 10, _ => 100, _ => 1, schedule: "const(100, 10s)");
+        ReportBuilder.Build(run.Path, 10);
+        var md = run.Read("report.md");
+        Assert.Contains("## Verdict", md);
+        Assert.Contains("Which architectures hold 150 requests/s at p99 ≤ 10.0 ms in kv-get?", md);
+        Assert.Contains("**Qualifies: postgres", md);
+        Assert.Contains("<h2>Verdict</h2>", run.Read("report.html"));
+    }
+}

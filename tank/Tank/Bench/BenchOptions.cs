@@ -1,0 +1,22 @@
+namespace Tank.Bench;
+
+/// <summary><c>tank bench</c>'s options, parsed (see <see cref="Commands.BenchCommand"/>).</summary>
+public sealed record BenchOptions
+{
+    public bool Quick { get; init; }
+    /// <summary>Null: every architecture of the catalogue.</summary>
+    public IReadOnlyList<string>? Storages { get; init; }
+    /// <summary>Null: the default scenarios (the key-value ones with --cluster).</summary>
+    public IReadOnlyList<string>? Scenarios { get; init; }
+    public double SloMs { get; init; } = 10;
+    public long Seed { get; init; } = 1;
+    public bool CrossCheck { get; init; }
+    /// <summary>0: no cluster runs.</summary>
+    public int ClusterNodes { get; init; }
+    /// <summary>How often each cell's ramp runs; null: the profile's (3, or 1 with --quick).</summary>
+    public int? Repeat { get; init; }
+    public required string ServiceDll { get; init; }
+    public required string Root { get; init; }
+    public int Port { get; init; } = 18080;
+    public int ClusterPort { get; init; } = 18180;
+}

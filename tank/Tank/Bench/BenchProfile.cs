@@ -1,0 +1,97 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// The sizes and durations of a bench run: the data set, the ammo, and every schedule, each
+/// measured schedule derived from the capacity C a closed-model probe finds right before it (the
+/// warm-up climbs to C, the measured ramp to <see cref="RampFactor"/>·C, so the report's
+/// "max rps @ SLO" finds the knee instead of a lower bound). <c>--quick</c> is a smoke test.
+/// </summary>
+public sealed record BenchProfile
+{
+    public required bool Quick { get; init; }
+    public required long Locations { get; init; }
+    public required long Items { get; init; }
+    public int ProbeInstances { get; init; } = 64;
+    public required string ProbeSchedule { get; init; }
+    public required int WarmupSeconds { get; init; }
+    public required int RampSeconds { get; init; }
+    public double RampFactor { get; init; } = 1.5;
+    public required string PrefillSchedule { get; init; }
+    public required long PrefillCount { get; init; }
+    public required long QueueProbeDepth { get; init; }
+    public required long KvKeys { get; init; }
+    public required int ClusterWarmupSeconds { get; init; }
+    /// <summary>The runner loops over the file when a schedule needs more.</summary>
+    public required long AmmoCount { get; init; }
+    /// <summary>How often the measured ramp runs per cell (--repeat overrides it).</summary>
+    public required int Repeats { get; init; }
+    /// <summary>The capacity search after the ramps: bisecting holds, then a longer confirmation.</summary>
+    public required int SearchSteps { get; init; }
+    public required int HoldSeconds { get; init; }
+    public required int ConfirmSeconds { get; init; }
+    public int CrossCheckConnections { get; init; } = 64;
+    public int CrossCheckSeconds { get; init; } = 10;
+
+    public static BenchProfile For(bool quick) => quick ? QuickProfile : DefaultProfile;
+
+    private static readonly BenchProfile QuickProfile = new()
+    {
+        Quick = true,
+        Locations = 10_000,
+        Items = 50_000,
+        ProbeSchedule = "const(64, 1s) const(0, 1s)",
+        WarmupSeconds = 1, // right after a probe at full load: the code is hot, the pools open
+        RampSeconds = 4,
+        Repeats = 1,
+        SearchSteps = 3,
+        HoldSeconds = 2,
+        ConfirmSeconds = 3,
+        PrefillSchedule = "const(500, 1s)",
+        PrefillCount = 500,
+        QueueProbeDepth = 20_000,
+        KvKeys = 2_000,
+        ClusterWarmupSeconds = 2,
+        AmmoCount = 5_000,
+    };
+
+    // 40 cells (22 author/item, 18 queue) of about 60 s each (probe 3 s, warm-up 4 s, three
+    // ramps of 8 s, four holds of 2 s, a 15 s confirmation, about 6 s of preparations) keep the
+    // default run within 45 minutes.
+    private static readonly BenchProfile DefaultProfile = new()
+    {
+        Quick = false,
+        Locations = 100_000,
+        Items = 500_000,
+        ProbeSchedule = "const(64, 1s) const(0, 2s)",
+        WarmupSeconds = 4,
+        RampSeconds = 8,
+        Repeats = 3,
+        SearchSteps = 4,
+        HoldSeconds = 2,
+        ConfirmSeconds = 15,
+        PrefillSchedule = "const(1000, 5s)",
+        PrefillCount = 5_000,
+        QueueProbeDepth = 100_000,
+        KvKeys = 100_000,
+        ClusterWarmupSeconds = 20,
+        AmmoCount = 200_000,
+    };
+
+    /// <summary>The measured ramp's top for a probed capacity.</summary>
+    public long RampTop(long capacity) => (long)(capacity * RampFactor);
+
+    public string Warmup(long capacity) => $"line(1, {capacity}, {WarmupSeconds}s)";
+
+    public string Ramp(long capacity) => $"line(1, {RampTop(capacity)}, {RampSeconds}s)";
+
+    /// <summary>
+    /// Messages a queue-read run's warm-up (the first repeat has one) and ramp can take (the areas
+    /// under their lines) plus 20 %, so the queue never runs dry while measured.
+    /// </summary>
+    public long QueueReadsNeeded(long capacity, bool warmup = true) => ((warmup ? capacity * WarmupSeconds : 0) + RampTop(capacity) * RampSeconds) * 6 / 10 + 1000;
+
+    /// <summary>Messages a constant hold takes, plus 20 %.</summary>
+    public static long QueueReadsNeeded(long rate, int seconds) => rate * seconds * 12 / 10 + 1000;
+
+    public SearchPlan Search(double sloMs) => new(SearchSteps, HoldSeconds, ConfirmSeconds, sloMs);
+}

@@ -1,0 +1,33 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Tank.Bench;
+
+/// <summary>
+/// Where a bench run is: each cell's log line says <c>[i/N]</c> and about how long the rest will
+/// take, from the cells done so far (before the first, from the profile's planned durations).
+/// </summary>
+public sealed class BenchProgress(int total, double plannedSecondsPerCell)
+{
+    private readonly Stopwatch _clock = Stopwatch.StartNew();
+    private int _started;
+
+    public int Total => total;
+
+    /// <summary>Starts the next cell: its label (<c>[3/12] author-read on postgres</c>) after logging it with the time left.</summary>
+    public string Next(BenchCell cell)
+    {
+        var done = _started;
+        _started++;
+        var label = $"[{_started}/{total}] {cell.Label}";
+        BenchLog.Write($"{label}: about {Format(SecondsLeft(done, _clock.Elapsed.TotalSeconds))} left");
+        return label;
+    }
+
+    /// <summary>Seconds the cells from the <paramref name="done"/>-th on will take, at the pace so far.</summary>
+    public double SecondsLeft(int done, double elapsedSeconds) =>
+        (total - done) * (done > 0 ? elapsedSeconds / done : plannedSecondsPerCell);
+
+    public static string Format(double seconds) =>
+        seconds >= 90 ? string.Create(CultureInfo.InvariantCulture, $"{Math.Round(seconds / 60)} min") : string.Create(CultureInfo.InvariantCulture, $"{Math.Round(seconds)} s");
+}

@@ -1,0 +1,60 @@
+using System.Globalization;
+using System.Text.Json;
+using Tank.Commands;
+using Tank.Report;
+
+namespace Tank.Bench;
+
+/// <summary>
+/// The end of a bench run: environment.json (as <c>tank env</c>: machine, server versions, every
+/// architecture's durability, a note on how the run was made), the report (as <c>tank report</c>),
+/// reports/latest pointing at it, and the cross-check verdicts and warnings on stderr.
+/// </summary>
+public static class BenchReport
+{
+    public static void Write(BenchContext context, string stamp)
+    {
+        BenchLog.Write("writing the report");
+        var args = new List<string> { "env", context.RunDir };
+        foreach (var (name, version) in ServerVersions.Detect(context.Cancel)) args.AddRange(["--server", $"{name}={version}"]);
+        foreach (var entry in context.Catalogue) args.AddRange(["--durability", $"{entry.Name}={entry.Durability}"]);
+        args.AddRange(["--note", Note(context.Profile, context.Options)]);
+        var exit = Cli.Run(args, Console.Out, Console.Error);
+        if (exit != 0) throw new InvalidOperationException($"tank env exited {exit}");
+        var runs = ReportBuilder.Build(context.RunDir, context.Options.SloMs);
+        BenchLog.Write($"the report of {runs.Count} runs is written");
+
+        var latest = Path.Combine(context.Options.Root, "reports", "latest");
+        if (File.Exists(latest) || Directory.Exists(latest)) File.Delete(latest);
+        File.CreateSymbolicLink(latest, stamp);
+        PrintSummary(Path.Combine(context.RunDir, "summary.json"));
+        BenchLog.Write($"report: reports/{stamp}/report.md (and report.html); reports/latest points at it");
+    }
+
+    public static string Note(BenchProfile p, BenchOptions o)
+    {
+        var note = string.Create(CultureInfo.InvariantCulture,
+            $"data set: {p.Locations} locations, {p.Items} items (seed 42); ammo seed {o.Seed}; service, servers and load generator share this machine")
+            + string.Create(CultureInfo.InvariantCulture,
+            $"; each run: closed-model probe ({p.ProbeInstances} instances) for capacity C, warm-up line(1, C, {p.WarmupSeconds}s) unrecorded, measured line(1, {p.RampFactor}·C, {p.RampSeconds}s) {(p.Repeats == 1 ? "once" : $"{p.Repeats} times")}")
+            + string.Create(CultureInfo.InvariantCulture,
+            $"; then the capacity at the SLO: up to {p.SearchSteps} holds of {p.HoldSeconds} s bisecting between 0 and 1.5·C, confirmed by a {p.ConfirmSeconds} s hold")
+            + "; queue-read runs start from a queue filled (IntegrationService fill-queue) with 1.2 × the reads their warm-up and ramp can make"
+            + $"; kv-put writes 1 KiB random values over {p.KvKeys} keys, kv-get reads them after every key was written once";
+        if (o.ClusterNodes >= 2)
+            note += $"; rows \"<store> ×{o.ClusterNodes}\": the key-value scenarios through node 0 of a {o.ClusterNodes}-node sharded cluster (script/cluster), each node with its own store, on the same 2 cores";
+        if (p.Quick) note += ". --quick: short ramps on a reduced data set, a smoke test, not a basis for conclusions";
+        return note;
+    }
+
+    private static void PrintSummary(string path)
+    {
+        if (!File.Exists(path)) return;
+        using var summary = JsonDocument.Parse(File.ReadAllText(path));
+        if (summary.RootElement.TryGetProperty("crosscheck", out var checks))
+            foreach (var c in checks.EnumerateArray())
+                Console.Error.WriteLine($"cross-check {c.GetProperty("storage")} {c.GetProperty("endpoint")}: wrk {c.GetProperty("wrk_rps")} rps, tank {c.GetProperty("tank_rps")} rps: {c.GetProperty("verdict")}");
+        if (summary.RootElement.TryGetProperty("warnings", out var warnings))
+            foreach (var w in warnings.EnumerateArray()) Console.Error.WriteLine($"WARNING: {w.GetString()}");
+    }
+}

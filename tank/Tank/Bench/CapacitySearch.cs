@@ -1,0 +1,45 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// The capacity at the SLO by search, then confirmation. The ramp only suggests where the knee
+/// is (its seconds pass by, each too short to show a queue building up); here each candidate rate
+/// is held constant: the first at the ramp's estimate (when there is one), then bisection between
+/// the highest rate that held and the lowest that did not, starting from 0 and the range's top.
+/// The best rate is then held for longer; if that fails, 10 % lower once more. The measure
+/// function runs one hold; the search is pure logic (tested against a fake one).
+/// </summary>
+public static class CapacitySearch
+{
+    public static SearchResult Run(SearchPlan plan, long top, long? hint, Func<long, int, Hold> measure)
+    {
+        var holds = new List<Hold>();
+        long good = 0, bad = Math.Max(1, top);
+        bool Try(long rate)
+        {
+            var hold = measure(rate, plan.HoldSeconds);
+            holds.Add(hold);
+            if (hold.Held(plan.SloMs)) good = Math.Max(good, rate);
+            else bad = Math.Min(bad, rate);
+            return hold.Held(plan.SloMs);
+        }
+
+        var steps = plan.Steps;
+        // A ramp whose SLO held only in its first seconds suggests nothing worth a hold.
+        if (hint is { } h && h >= bad / 10 && h < bad && steps > 0)
+        {
+            Try(hint.Value);
+            steps--;
+        }
+        for (var i = 0; i < steps && bad - good > Math.Max(1, bad / 100); i++)
+            Try((good + bad) / 2);
+
+        var confirmations = new List<Hold>();
+        foreach (var rate in new[] { good, good * 9 / 10 }.Where(r => r > 0).Distinct())
+        {
+            var hold = measure(rate, plan.ConfirmSeconds);
+            confirmations.Add(hold);
+            if (hold.Held(plan.SloMs)) return new SearchResult(holds, confirmations, rate, hold);
+        }
+        return new SearchResult(holds, confirmations, 0, confirmations.LastOrDefault());
+    }
+}

@@ -1,0 +1,16 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// What one constant-rate hold <c>const(R, Ns)</c> did: the rate asked, the requests planned and
+/// answered, p99 over the hold and the errors. It holds the SLO when p99 ≤ SLO, errors stay under
+/// 0.1 % and at least 95 % of the planned requests were answered (an open model that could not
+/// send on time did not hold the rate).
+/// </summary>
+public sealed record Hold(long Rate, double Seconds, long Planned, long Responses, long Errors, double P99Ms)
+{
+    public const double MaxErrorRate = 0.001;
+
+    public double ErrorRate => Responses == 0 ? 1 : (double)Errors / Responses;
+
+    public bool Held(double sloMs) => Responses > 0 && P99Ms <= sloMs && ErrorRate < MaxErrorRate && Responses >= 0.95 * Planned;
+}

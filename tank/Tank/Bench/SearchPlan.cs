@@ -1,0 +1,8 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// How the capacity at the SLO is searched: <see cref="Steps"/> holds of <see cref="HoldSeconds"/>
+/// each, bisecting between 0 and the top of the range, then a confirmation hold of
+/// <see cref="ConfirmSeconds"/> at the rate found (once more 10 % lower if that fails).
+/// </summary>
+public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, double SloMs);

@@ -1,0 +1,7 @@
+namespace Tank.Bench;
+
+/// <summary>
+/// The outcome of a <see cref="CapacitySearch"/>: every hold in order, the confirmation holds, and
+/// the confirmed rate (0: nothing held for the confirmation's length) with the hold that confirmed it.
+/// </summary>
+public sealed record SearchResult(IReadOnlyList<Hold> Holds, IReadOnlyList<Hold> Confirmations, long ConfirmedRps, Hold? Confirmation);

@@ -1,0 +1,63 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+
+namespace Tank.Bench;
+
+/// <summary>The few HTTP calls the bench makes besides the load: health, catalogue, an author id, a queue's depth, /metrics.</summary>
+public sealed class ServiceClient(string baseUrl) : IDisposable
+{
+    private readonly HttpClient _http = new() { BaseAddress = new Uri(baseUrl), Timeout = TimeSpan.FromSeconds(10) };
+
+    public string BaseUrl => baseUrl;
+
+    public bool Healthy()
+    {
+        try { return _http.GetAsync("/health").GetAwaiter().GetResult().IsSuccessStatusCode; }
+        catch (Exception e) when (e is HttpRequestException or TaskCanceledException) { return false; }
+    }
+
+    /// <summary>Waits up to 60 s for /health to answer 200, failing early if the process died.</summary>
+    public void WaitHealthy(ServiceProcess process, string logFile, CancellationToken cancel)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (!Healthy())
+        {
+            if (process.Exited) throw new InvalidOperationException($"the service exited: see {logFile}");
+            if (DateTime.UtcNow > deadline) throw new InvalidOperationException($"the service is not healthy after 60 s: see {logFile}");
+            Task.Delay(500, cancel).GetAwaiter().GetResult();
+        }
+    }
+
+    public string Get(string path) => _http.GetStringAsync(path).GetAwaiter().GetResult();
+
+    /// <summary>Saves one author and returns its id (ids are assigned in order, so this dates a block).</summary>
+    public long SaveAuthor(string storage)
+    {
+        using var response = _http.PostAsJsonAsync($"/Author/Save?storage={Uri.EscapeDataString(storage)}", new { name = "bench", familyName = "range" }).GetAwaiter().GetResult();
+        response.EnsureSuccessStatusCode();
+        using var body = JsonDocument.Parse(response.Content.ReadAsStringAsync().GetAwaiter().GetResult());
+        return body.RootElement.GetProperty("id").GetInt64();
+    }
+
+    public long QueueDepth(string queue)
+    {
+        using var body = JsonDocument.Parse(Get($"/depth/{Uri.EscapeDataString(queue)}"));
+        return body.RootElement.GetProperty("depth").GetInt64();
+    }
+
+    /// <summary>
+    /// The service's own view of a run: /metrics saved to a file. A failed scrape leaves an empty
+    /// file (the report then says the server-side view is missing); the run goes on.
+    /// </summary>
+    public void ScrapeMetrics(string file)
+    {
+        try { File.WriteAllText(file, Get("/metrics")); }
+        catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
+        {
+            File.WriteAllText(file, "");
+            BenchLog.Write($"could not read {baseUrl}/metrics: {e.Message}");
+        }
+    }
+
+    public void Dispose() => _http.Dispose();
+}

@@ -1,0 +1,84 @@
+using System.CommandLine;
+using System.Runtime.InteropServices;
+using Tank.Bench;
+
+namespace Tank.Commands;
+
+/// <summary>
+/// <c>tank bench</c>: the whole benchmark (script/bench runs it once the servers are up and the
+/// service is built): every scenario on every architecture the service's catalogue says serves
+/// it, measured as tank/README.md describes, and the report. Exits 0, 1 when a step failed, 2 on
+/// bad input, 130 when interrupted.
+/// </summary>
+public sealed class BenchCommand : Command
+{
+    private readonly Option<bool> _quick = TankOption.Flag("--quick", "A smaller data set, short schedules, one ramp and by default only author-read and queue-write: under 6 minutes");
+    private readonly Option<string[]?> _storage = TankOption.Create<string[]?>("--storage", "Only these architectures (names or aliases from the catalogue)", Names, "a,b");
+    private readonly Option<string[]?> _scenario = TankOption.Create<string[]?>("--scenario", "Only these scenarios (default: all but kv-*; with --cluster: kv-put,kv-get)", Names, "s,t");
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<long> _seed = TankOption.Create("--seed", "The ammo generator's seed", ValueParsers.WholeNumber(), "n").WithDefault(1);
+    private readonly Option<bool> _crossCheck = TankOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
+    private readonly Option<long> _cluster = TankOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
+        ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
+    private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's measured ramp N times; the summary gets each repeat, their median and min–max (default 3, with --quick 1)",
+        ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
+    private readonly Option<string> _serviceDll = TankOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _root = TankOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<long> _port = TankOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
+    private readonly Option<long> _clusterPort = TankOption.Create("--cluster-port", "Node 0's port with --cluster (the others follow it)", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18180);
+
+    // A comma-separated list of non-empty names (a,b); whether they exist, the catalogue says later.
+    private static readonly ValueParser<string[]?> Names = (option, text) =>
+        text.Split(',', StringSplitOptions.TrimEntries) is var names && names.All(n => n.Length > 0)
+            ? names
+            : throw new TankInputException($"{option}: '{text}' is not a comma-separated list of names");
+
+    public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
+    {
+        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _serviceDll, _root, _port, _clusterPort })
+            Add(option);
+        SetAction(Run);
+    }
+
+    /// <summary>The options of a parsed command line; nothing runs.</summary>
+    public BenchOptions OptionsOf(ParseResult parse) => new()
+    {
+        Quick = parse.GetValue(_quick),
+        // Absent, a list option reads as empty: that means "all", not "none".
+        Storages = parse.GetValue(_storage) is { Length: > 0 } storages ? storages : null,
+        Scenarios = parse.GetValue(_scenario) is { Length: > 0 } scenarios ? scenarios : null,
+        SloMs = parse.GetRequiredValue(_sloMs),
+        Seed = parse.GetRequiredValue(_seed),
+        CrossCheck = parse.GetValue(_crossCheck),
+        ClusterNodes = (int)parse.GetRequiredValue(_cluster),
+        Repeat = (int?)parse.GetValue(_repeat),
+        ServiceDll = Path.GetFullPath(parse.GetRequiredValue(_serviceDll)),
+        Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
+        Port = (int)parse.GetRequiredValue(_port),
+        ClusterPort = (int)parse.GetRequiredValue(_clusterPort),
+    };
+
+    private int Run(ParseResult parse)
+    {
+        var options = OptionsOf(parse);
+        using var cancel = new CancellationTokenSource();
+        Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
+        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; cancel.Cancel(); });
+        try
+        {
+            BenchRun.Run(options, cancel.Token);
+            return 0;
+        }
+        catch (OperationCanceledException) when (cancel.IsCancellationRequested)
+        {
+            BenchLog.Write("interrupted");
+            return 130;
+        }
+        catch (Exception e) when (e is InvalidOperationException or HttpRequestException or IOException)
+        {
+            BenchLog.ClearStatus();
+            Console.Error.WriteLine($"tank: error: {e.Message}");
+            return 1;
+        }
+    }
+}

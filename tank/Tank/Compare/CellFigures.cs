@@ -1,0 +1,29 @@
+namespace Tank.Compare;
+
+/// <summary>
+/// What one report says about one cell (architecture × scenario), as <c>tank compare</c> and
+/// <c>tank verdict</c> need it.
+/// </summary>
+public sealed record CellFigures
+{
+    public required string Storage { get; init; }
+    public required string Scenario { get; init; }
+
+    /// <summary>Requests per second held at the SLO: the confirmed capacity when the report has one, else max rps @ SLO.</summary>
+    public required Figure Capacity { get; init; }
+
+    /// <summary>Whether <see cref="Capacity"/> is summary.json's <c>confirmed_rps</c> (true) or its <c>max_sustained_rps</c>.</summary>
+    public bool Confirmed { get; init; }
+
+    /// <summary>The SLO still held at the ramp's top: the capacity is a lower bound.</summary>
+    public bool LowerBound { get; init; }
+
+    public required Figure P99Ms { get; init; }
+
+    /// <summary>CPU µs per request of every accounted process but tank itself (the load generator); null when not recorded.</summary>
+    public Figure? CpuUsPerRequest { get; init; }
+
+    public double ErrorRate { get; init; }
+
+    public string Key => $"{Storage} · {Scenario}";
+}

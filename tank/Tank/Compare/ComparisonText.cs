@@ -1,0 +1,37 @@
+using System.Text;
+
+namespace Tank.Compare;
+
+/// <summary>What <c>tank compare</c> prints: the table, then the cells that got worse, by name.</summary>
+public static class ComparisonText
+{
+    public static string Render(ReportFile baseReport, ReportFile newReport, IReadOnlyList<CellComparison> cells, double thresholdPercent)
+    {
+        var text = new StringBuilder();
+        text.AppendLine($"BASE {baseReport.Path} ({baseReport.GeneratedAt ?? "date unknown"}, SLO p99 ≤ {MetricChange.N(baseReport.SloMs)} ms)");
+        text.AppendLine($"NEW  {newReport.Path} ({newReport.GeneratedAt ?? "date unknown"}, SLO p99 ≤ {MetricChange.N(newReport.SloMs)} ms)");
+        if (baseReport.SloMs != newReport.SloMs) text.AppendLine("note: the reports used different SLOs, so their capacities measure different things");
+        text.AppendLine();
+        var header = new[] { "architecture · scenario" }.Concat(Enum.GetValues<Metric>().Select(m => m.Name())).Append("verdict").ToArray();
+        var rows = cells.Select(c => new[] { c.Key }.Concat(c.Changes.Select(m => m.Cell())).Append(Verdict(c)).ToArray()).ToList();
+        text.Append(TextTable.Render(header, rows));
+        text.AppendLine();
+        text.AppendLine($"A change counts when it is beyond ±{MetricChange.N(thresholdPercent)} % and the two runs' min–max spreads do not overlap; [a–b] is a spread of repeated runs.");
+        var worse = cells.Where(c => c.Regressed).ToList();
+        if (worse.Count == 0) text.AppendLine("No cell got worse.");
+        else
+        {
+            text.AppendLine($"Worse in {worse.Count} cell{(worse.Count == 1 ? "" : "s")}:");
+            foreach (var cell in worse)
+                text.AppendLine($"  {cell.Key}: {string.Join(", ", cell.Changes.Where(m => m.Judgement == Judgement.Worse).Select(m => $"{m.Metric.Name()} {m.Cell()}"))}");
+        }
+        return text.ToString();
+    }
+
+    private static string Verdict(CellComparison cell) =>
+        cell.Base is null ? "only in NEW"
+        : cell.New is null ? "only in BASE"
+        : cell.Regressed ? "WORSE"
+        : cell.Improved ? "better"
+        : "no difference";
+}

@@ -1,0 +1,40 @@
+namespace Tank.Compare;
+
+/// <summary>
+/// Compares two reports cell by cell. A figure changed only when the change is beyond
+/// <c>threshold</c> % of BASE's value <em>and</em> beyond the runs' spread: the min–max of BASE's
+/// repeats and of NEW's do not overlap (with single runs the spreads are the values themselves, so
+/// only the threshold decides). A capacity that fell where NEW's SLO still held at its ramp's top is
+/// no difference: NEW's figure is then a lower bound, not a limit.
+/// </summary>
+public static class ReportComparer
+{
+    public static IReadOnlyList<CellComparison> Compare(ReportFile baseReport, ReportFile newReport, double thresholdPercent)
+    {
+        var before = baseReport.Cells.DistinctBy(c => c.Key).ToDictionary(c => c.Key);
+        var after = newReport.Cells.DistinctBy(c => c.Key).ToDictionary(c => c.Key);
+        return before.Keys.Union(after.Keys).Order(StringComparer.Ordinal).Select(key =>
+        {
+            var b = before.GetValueOrDefault(key);
+            var n = after.GetValueOrDefault(key);
+            var changes = Enum.GetValues<Metric>().Select(m => Judge(m, b, n, thresholdPercent)).ToList();
+            var any = b ?? n!;
+            return new CellComparison(any.Storage, any.Scenario, b, n, changes);
+        }).ToList();
+    }
+
+    public static MetricChange Judge(Metric metric, CellFigures? baseCell, CellFigures? newCell, double thresholdPercent)
+    {
+        var b = baseCell is null ? null : metric.Of(baseCell);
+        var n = newCell is null ? null : metric.Of(newCell);
+        if (b is null || n is null)
+            return new(metric, b, n, null, Judgement.NotMeasured, baseCell is null ? "only in NEW" : newCell is null ? "only in BASE" : "not recorded in one report");
+        var change = b.Value == 0 ? (n.Value == 0 ? 0 : double.PositiveInfinity * Math.Sign(n.Value)) : (n.Value - b.Value) / Math.Abs(b.Value) * 100;
+        if (Math.Abs(change) <= thresholdPercent) return new(metric, b, n, change, Judgement.NoDifference, $"within ±{MetricChange.N(thresholdPercent)} %");
+        if (b.Spread.Overlaps(n.Spread)) return new(metric, b, n, change, Judgement.NoDifference, "inside the runs' spread");
+        var better = metric.HigherIsBetter() == change > 0;
+        if (!better && metric == Metric.Capacity && newCell!.LowerBound)
+            return new(metric, b, n, change, Judgement.NoDifference, "NEW's SLO held at its ramp's top: its capacity is a lower bound");
+        return new(metric, b, n, change, better ? Judgement.Better : Judgement.Worse, better ? "better" : "worse");
+    }
+}

@@ -1,0 +1,138 @@
+using System.Text.Json;
+
+namespace Tank.Compare;
+
+/// <summary>
+/// Reads summary.json as <c>tank report</c> writes it: <c>slo_ms</c> and <c>runs[]</c> with
+/// storage, scenario, max_sustained_rps, slo_held_at_peak, quantiles_ms.p99, error_rate and cpu[].
+/// Repeated runs, when the report has them, are used instead: <c>confirmed_rps</c> as the capacity,
+/// <c>repeats</c> (numbers, or objects with a rate and optionally a p99 and CPU per request) and
+/// <c>spread</c> (<c>{min, max}</c> or <c>[min, max]</c> of the capacity) as its min–max.
+/// Today's fields missing or of the wrong type are bad input naming the file and the field; the
+/// repeated-run fields in a shape not recognised are left out.
+/// </summary>
+public static class ReportFileReader
+{
+    /// <summary>A report folder (with summary.json) or a summary.json itself.</summary>
+    public static ReportFile Read(string folderOrFile)
+    {
+        var path = Directory.Exists(folderOrFile) ? System.IO.Path.Combine(folderOrFile, "summary.json") : folderOrFile;
+        if (!File.Exists(path))
+            throw new TankInputException(path, "file", Directory.Exists(folderOrFile) ? "no summary.json in the report folder (run tank report first)" : "no such report folder or file");
+        using var document = Parse(path);
+        var root = document.RootElement;
+        if (root.ValueKind != JsonValueKind.Object) throw Bad(path, "the top level", "is not an object");
+        var slo = Number(root, "slo_ms", path, "the top level") ?? throw Bad(path, "slo_ms", "is missing");
+        if (!root.TryGetProperty("runs", out var runs) || runs.ValueKind != JsonValueKind.Array) throw Bad(path, "runs", "is missing or not an array");
+        var cells = runs.EnumerateArray().Select((run, i) => Cell(run, path, $"runs[{i}]")).ToList();
+        var generated = root.TryGetProperty("generated_at", out var g) && g.ValueKind == JsonValueKind.String ? g.GetString() : null;
+        JsonElement? environment = root.TryGetProperty("environment", out var env) && env.ValueKind == JsonValueKind.Object ? env.Clone() : null;
+        return new ReportFile(path, slo, generated, environment, cells);
+    }
+
+    /// <summary>Parses a JSON file; malformed JSON is bad input naming the file, line and byte.</summary>
+    public static JsonDocument Parse(string path)
+    {
+        try
+        {
+            return JsonDocument.Parse(File.ReadAllBytes(path));
+        }
+        catch (JsonException e)
+        {
+            throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}, byte {(e.BytePositionInLine ?? 0) + 1}", $"not valid JSON: {e.Message}");
+        }
+    }
+
+    private static CellFigures Cell(JsonElement run, string path, string where)
+    {
+        if (run.ValueKind != JsonValueKind.Object) throw Bad(path, where, "is not an object");
+        var storage = Text(run, "storage", path, where);
+        var scenario = Text(run, "scenario", path, where);
+        var sustained = Number(run, "max_sustained_rps", path, where) ?? throw Bad(path, $"{where}.max_sustained_rps", "is missing");
+        var confirmed = Number(run, "confirmed_rps", path, where);
+        var p99 = run.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object
+            ? Number(q, "p99", path, $"{where}.quantiles_ms") ?? throw Bad(path, $"{where}.quantiles_ms.p99", "is missing")
+            : throw Bad(path, $"{where}.quantiles_ms", "is missing");
+        var repeats = Repeats(run, path, where);
+        var capacity = confirmed ?? sustained;
+        var capacitySpread = SpreadField(run) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
+        var p99Spread = Spread.Of(repeats.Select(r => r.P99Ms).OfType<double>().ToList());
+        var cpu = Cpu(run, path, where);
+        var cpuSpread = Spread.Of(repeats.Select(r => r.CpuUs).OfType<double>().ToList());
+        return new CellFigures
+        {
+            Storage = storage,
+            Scenario = scenario,
+            Capacity = new Figure(capacity, Widen(capacitySpread, capacity)),
+            Confirmed = confirmed is not null,
+            LowerBound = run.TryGetProperty("slo_held_at_peak", out var held) && held.ValueKind == JsonValueKind.True,
+            P99Ms = new Figure(p99, Widen(p99Spread, p99)),
+            CpuUsPerRequest = cpu is { } c ? new Figure(c, Widen(cpuSpread, c)) : null,
+            ErrorRate = Number(run, "error_rate", path, where) ?? 0,
+        };
+    }
+
+    // The figure compared always lies inside its own spread.
+    private static Spread Widen(Spread? spread, double value) =>
+        spread is { } s ? new Spread(Math.Min(s.Min, value), Math.Max(s.Max, value)) : Spread.Of(value);
+
+    private static double? Cpu(JsonElement run, string path, string where)
+    {
+        if (!run.TryGetProperty("cpu", out var cpu) || cpu.ValueKind != JsonValueKind.Array) return null;
+        var servers = cpu.EnumerateArray()
+            .Where(p => p.ValueKind == JsonValueKind.Object && !(p.TryGetProperty("process", out var name) && name.ValueKind == JsonValueKind.String && name.GetString() == "tank"))
+            .Select((p, i) => Number(p, "us_per_request", path, $"{where}.cpu[{i}]") ?? 0)
+            .ToList();
+        return servers.Count == 0 ? null : servers.Sum();
+    }
+
+    // The repeated-run fields are another tool's, still settling: shapes not recognised are left
+    // out (the single-run figures remain), so a newer report never fails an older compare.
+    private static List<(double? Rps, double? P99Ms, double? CpuUs)> Repeats(JsonElement run, string path, string where)
+    {
+        if (!run.TryGetProperty("repeats", out var repeats) || repeats.ValueKind != JsonValueKind.Array) return [];
+        return repeats.EnumerateArray().Select((r, i) =>
+        {
+            var at = $"{where}.repeats[{i}]";
+            if (r.ValueKind == JsonValueKind.Number) return (r.GetDouble(), (double?)null, (double?)null);
+            if (r.ValueKind != JsonValueKind.Object) return (null, null, null);
+            var rps = Number(r, "confirmed_rps", path, at) ?? Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at);
+            var p99 = Number(r, "p99_ms", path, at)
+                      ?? (r.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object ? Number(q, "p99", path, $"{at}.quantiles_ms") : null);
+            var cpu = Number(r, "cpu_us_per_request", path, at) ?? Cpu(r, path, at);
+            return (rps, p99, cpu);
+        }).ToList();
+    }
+
+    /// <summary><c>spread</c> of the capacity: <c>{min, max}</c>, <c>[min, max]</c>, or an object holding one under rps, capacity or confirmed_rps.</summary>
+    private static Spread? SpreadField(JsonElement run)
+    {
+        if (!run.TryGetProperty("spread", out var spread)) return null;
+        if (MinMax(spread) is { } direct) return direct;
+        if (spread.ValueKind != JsonValueKind.Object) return null;
+        foreach (var name in new[] { "confirmed_rps", "rps", "capacity", "max_sustained_rps" })
+            if (spread.TryGetProperty(name, out var inner) && MinMax(inner) is { } nested) return nested;
+        return null;
+    }
+
+    private static Spread? MinMax(JsonElement e) => e.ValueKind switch
+    {
+        JsonValueKind.Object when e.TryGetProperty("min", out var min) && e.TryGetProperty("max", out var max)
+                                  && min.ValueKind == JsonValueKind.Number && max.ValueKind == JsonValueKind.Number => new Spread(min.GetDouble(), max.GetDouble()),
+        JsonValueKind.Array when e.GetArrayLength() == 2 && e.EnumerateArray().All(x => x.ValueKind == JsonValueKind.Number) => new Spread(e[0].GetDouble(), e[1].GetDouble()),
+        _ => null,
+    };
+
+    private static string Text(JsonElement element, string name, string path, string where) =>
+        element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String && value.GetString() is { Length: > 0 } text
+            ? text
+            : throw Bad(path, $"{where}.{name}", "is missing or not a string");
+
+    private static double? Number(JsonElement element, string name, string path, string where)
+    {
+        if (!element.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null) return null;
+        return value.ValueKind == JsonValueKind.Number ? value.GetDouble() : throw Bad(path, $"{where}.{name}", "is not a number");
+    }
+
+    private static TankInputException Bad(string path, string field, string why) => new(path, field, why);
+}

@@ -1,0 +1,4 @@
+namespace Tank.Report;
+
+/// <summary>The lowest and highest of a cell's repeated values.</summary>
+public sealed record Spread(double Min, double Max);

@@ -1,0 +1,71 @@
+using Tank.Compare;
+
+namespace Tank.Verdicts;
+
+/// <summary>
+/// Which architectures meet a target. An architecture holds the rate when its capacity at the SLO
+/// (confirmed capacity, else max rps @ SLO) is at least the rate in every scenario judged; with a
+/// durability class, the crash test must hold rows of that class for it, and in none of them may an
+/// acknowledged write be lost, stale, changed or unverified. No rows is "not measured", which does
+/// not qualify.
+/// </summary>
+public static class VerdictJudge
+{
+    public static VerdictResult Judge(IReadOnlyList<CellFigures> cells, VerdictTarget target, IReadOnlyList<CrashRow>? crash)
+    {
+        var scenarios = target.Scenario is { } only ? [only] : cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal).ToList();
+        // A named scenario judges the architectures run in it; otherwise every architecture in the report.
+        var candidates = cells.Where(c => target.Scenario is null || c.Scenario == target.Scenario).Select(c => c.Storage).Distinct().Select(storage =>
+        {
+            var failures = new List<string>();
+            var mine = scenarios.Select(s => (Scenario: s, Cell: cells.FirstOrDefault(c => c.Storage == storage && c.Scenario == s))).ToList();
+            foreach (var (scenario, _) in mine.Where(m => m.Cell is null)) failures.Add($"{scenario} not measured");
+            var measured = mine.Where(m => m.Cell is not null).Select(m => (m.Scenario, Cell: m.Cell!)).ToList();
+            foreach (var (scenario, cell) in measured.Where(m => m.Cell.Capacity.Value < target.Rate))
+                failures.Add(cell.LowerBound
+                    ? $"{scenario}: held p99 ≤ {N(target.SloMs)} ms up to its ramp's top, {N(cell.Capacity.Value)} rps, below {N(target.Rate)}: not measured at the rate"
+                    : $"{scenario}: holds {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms, below {N(target.Rate)}");
+            var limiting = measured.Count == 0 ? default : measured.MinBy(m => m.Cell.Capacity.Value);
+            var capacity = limiting.Cell?.Capacity.Value ?? 0;
+            var durability = Durability(storage, target.Durability, crash, failures);
+            return new Candidate
+            {
+                Storage = storage,
+                Capacity = capacity,
+                Headroom = target.Rate > 0 ? capacity / target.Rate : 0,
+                LowerBound = limiting.Cell?.LowerBound ?? false,
+                P99Ms = limiting.Cell?.P99Ms.Value,
+                CpuUsPerRequest = limiting.Cell?.CpuUsPerRequest?.Value,
+                Durability = durability,
+                Failures = failures,
+                UnmeasuredScenarios = scenarios.Count - measured.Count,
+            };
+        }).ToList();
+        var ranked = candidates
+            .OrderBy(c => c.Qualifies ? 0 : 1)
+            .ThenBy(c => c.UnmeasuredScenarios) // closest: measured where asked first, then the most headroom
+            .ThenByDescending(c => c.Headroom)
+            .ThenBy(c => c.CpuUsPerRequest ?? double.MaxValue)
+            .ThenBy(c => c.Failures.Count)
+            .ThenBy(c => c.Storage, StringComparer.Ordinal)
+            .ToList();
+        return new VerdictResult(target, ranked.Where(c => c.Qualifies).ToList(), ranked.Where(c => !c.Qualifies).ToList(), scenarios);
+    }
+
+    private static string Durability(string storage, DurabilityClass durability, IReadOnlyList<CrashRow>? crash, List<string> failures)
+    {
+        if (durability == DurabilityClass.None) return "not required";
+        var rows = (crash ?? []).Where(r => r.Storage == storage && durability.Covers(r.Fault)).ToList();
+        if (rows.Count == 0)
+        {
+            failures.Add($"{durability.Name()}: not measured (the crash results hold no {durability.Name()} run for it)");
+            return "not measured";
+        }
+        var bad = rows.Where(r => !r.Clean).ToList();
+        if (bad.Count == 0) return $"no loss ({rows.Count} run{(rows.Count == 1 ? "" : "s")})";
+        failures.AddRange(bad.Select(r => $"{durability.Name()}: {r.Problem()}"));
+        return $"loss in {bad.Count} of {rows.Count}";
+    }
+
+    public static string N(double value) => MetricChange.N(value);
+}

@@ -1,0 +1,58 @@
+using System.Net;
+using System.Text;
+using Tank.Compare;
+using Tank.Report;
+
+namespace Tank.Verdicts;
+
+/// <summary>
+/// The report's "Verdict" section. The report has no one target to judge against, so it asks, per
+/// scenario, which architectures hold half the best capacity measured in that scenario at the
+/// report's SLO: a rate the best one holds with 2× headroom, so the ranking says who else comes
+/// near it. Durability is not judged here (the crash results are not in a bench run); any other
+/// target is a <c>tank verdict</c> away.
+/// </summary>
+public static class VerdictSection
+{
+    public const double ShareOfBest = 0.5;
+
+    public const string Note = "Target: half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
+                               "Other targets: `tank verdict <report> --slo-ms S --rate R [--durability crash --crash <crashtest dir>]`.";
+
+    /// <summary>One verdict per scenario in which some architecture held the SLO.</summary>
+    public static IReadOnlyList<VerdictResult> Defaults(IReadOnlyList<RunAnalysis> runs, double sloMs)
+    {
+        var cells = RunCells.From(runs);
+        return cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal)
+            .Select(s => (Scenario: s, Best: cells.Where(c => c.Scenario == s).Max(c => c.Capacity.Value)))
+            .Where(s => s.Best > 0)
+            .Select(s => VerdictJudge.Judge(cells, new VerdictTarget(sloMs, Math.Round(s.Best * ShareOfBest), DurabilityClass.None, s.Scenario), null))
+            .ToList();
+    }
+
+    public static string Markdown(IReadOnlyList<RunAnalysis> runs, double sloMs)
+    {
+        var md = new StringBuilder("## Verdict\n\n");
+        var verdicts = Defaults(runs, sloMs);
+        if (verdicts.Count == 0) return md.AppendLine("No architecture held the SLO in any scenario, so there is no rate to judge against.").AppendLine().ToString();
+        foreach (var verdict in verdicts) md.Append(VerdictText.Markdown(verdict, "")).AppendLine();
+        return md.AppendLine(Note).AppendLine().ToString();
+    }
+
+    public static string Html(IReadOnlyList<RunAnalysis> runs, double sloMs)
+    {
+        var html = new StringBuilder("<h2>Verdict</h2>\n");
+        var verdicts = Defaults(runs, sloMs);
+        if (verdicts.Count == 0) return html.AppendLine("<p>No architecture held the SLO in any scenario, so there is no rate to judge against.</p>").ToString();
+        foreach (var verdict in verdicts)
+        {
+            html.AppendLine($"<p>{Enc(VerdictText.Question(verdict.Target))}</p>");
+            html.Append("<table><tr>").Append(string.Concat(VerdictText.Columns.Select(c => $"<th>{Enc(c)}</th>"))).AppendLine("</tr>");
+            foreach (var row in VerdictText.Rows(verdict)) html.Append("<tr>").Append(string.Concat(row.Select(c => $"<td>{Enc(c)}</td>"))).AppendLine("</tr>");
+            html.AppendLine("</table>").AppendLine($"<p><strong>{Enc(VerdictText.Answer(verdict))}</strong></p>");
+        }
+        return html.AppendLine($"<p>{Enc(Note).Replace("`", "")}</p>").ToString();
+    }
+
+    private static string Enc(string text) => WebUtility.HtmlEncode(text);
+}
