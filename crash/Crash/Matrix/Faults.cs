@@ -11,7 +11,7 @@ public static class Faults
         new("db-kill", FaultTarget.Servers, Promise.ProcessCrash, "kill -9 the architecture's servers, then script/services up"),
         new("service-kill", FaultTarget.Service, Promise.ProcessCrash, "kill -9 the service, then start it again"),
         new("db-stop", FaultTarget.Servers, Promise.ProcessCrash, "SIGSTOP the servers for --stop-seconds, then SIGCONT (a hung backend)"),
-        // Carried out by the FUSE layer of crash/powerloss (not on this branch): script/crashtest --inject refuses it until then.
+        // script/services powercut: the servers run on crash/powerloss's layer (script/crashtest starts them so), which drops what they did not fsync.
         new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them"),
     ];
 
