@@ -67,4 +67,26 @@ public sealed class ResultsPageTests
         var error = Assert.Throws<TankInputException>(() => ResultsPage.ReplaceBlock("# no block\n", "unused.json", "README.md"));
         Assert.Contains("README.md", error.Message);
     }
+
+    [Fact]
+    public void WithACrashTestTheDurabilityTableListsEveryRowAgainstItsPromise()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var crash = Directory.CreateDirectory(Path.Combine(dir.Path, "crash-1")).FullName;
+        File.WriteAllText(Path.Combine(crash, "summary.json"), """
+            [{"storage":"redis-rdb","kind":"queue","fault":"db-kill","started_at":"2026-11-25T15:15:28Z","acked":797,"lost":143,"duplicated":72,"in_doubt":283,
+              "check":{"promise":"processCrash","promised":"since-snapshot","ok":true}},
+             {"storage":"postgres","kind":"author","fault":"power-loss","started_at":"2026-11-25T15:16:00Z","acked":663,"lost":0,"in_doubt":4,"stale":0,
+              "check":{"promise":"powerLoss","promised":"nothing","ok":false}}]
+            """);
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), Path.Combine(crash, "summary.json"));
+
+        Assert.Contains("## Durability, measured", page);
+        Assert.Contains("| postgres | author | power-loss | 663 | 0 | — | 4 | 0 | powerLoss: nothing | **fails** |", page);
+        Assert.Contains("| redis-rdb | queue | db-kill | 797 | 143 | 72 | 283 | — | processCrash: since-snapshot | ok |", page);
+        Assert.Contains("--crash ", page);
+    }
 }

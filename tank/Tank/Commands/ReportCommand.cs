@@ -10,6 +10,7 @@ public sealed class ReportCommand : Command
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
         ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<string?> _readme = new("--readme") { Description = "Also replace the results block of this page (README.md) with a short table of the run", HelpName = "file" };
+    private readonly Option<string?> _crash = new("--crash") { Description = "With --results: also the durability table of this crash test's folder (its summary.json)", HelpName = "dir" };
     private readonly Option<string?> _results = new("--results") { Description = "Also write this Markdown page of the current figures (docs/RESULTS.md) from the report", HelpName = "file" };
 
     public ReportCommand() : base("report", "Writes report.md, report.html, summary.json and charts/*.svg into the run directory")
@@ -18,6 +19,7 @@ public sealed class ReportCommand : Command
         Add(_sloMs);
         Add(_results);
         Add(_readme);
+        Add(_crash);
         SetAction(Run);
     }
 
@@ -28,7 +30,8 @@ public sealed class ReportCommand : Command
         Console.Error.WriteLine($"tank: report of {runs.Count} runs written to {Path.Combine(runDir, "report.md")} and report.html");
         if (parse.GetValue(_results) is { } results)
         {
-            File.WriteAllText(results, ResultsPage.Render(Path.Combine(runDir, "summary.json"), runDir, results));
+            File.WriteAllText(results, ResultsPage.Render(Path.Combine(runDir, "summary.json"), runDir, results,
+                parse.GetValue(_crash) is { } crash ? Path.Combine(crash, "summary.json") : null));
             Console.Error.WriteLine($"tank: results page written to {results}");
         }
         if (parse.GetValue(_readme) is { } readme)
