@@ -11,6 +11,17 @@ internal static class Recovery
     public static readonly TimeSpan RecoveryBound = TimeSpan.FromSeconds(45);
 
     /// <summary>Polls <paramref name="url"/> until it answers 200; anything but 503 meanwhile, or no 200 in time, fails.</summary>
+    /// <summary>A request to a route whose server is down: a 503 ProblemDetails with Retry-After, within <see cref="AnswerBound"/>.</summary>
+    public static async Task AssertUnavailableAsync(HttpClient client, string url)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        var response = await client.GetAsync(url);
+        Assert.True(stopwatch.Elapsed < AnswerBound, $"answered after {stopwatch.Elapsed}");
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        Assert.NotNull(response.Headers.RetryAfter);
+    }
+
     public static async Task AssertRecoversAsync(HttpClient client, string url)
     {
         var stopwatch = Stopwatch.StartNew();
