@@ -82,7 +82,7 @@ public sealed class ResultsPageTests
               "check":{"promise":"powerLoss","promised":"nothing","ok":false}}]
             """);
 
-        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), Path.Combine(crash, "summary.json"));
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), [Path.Combine(crash, "summary.json")]);
 
         Assert.Contains("## Durability, measured", page);
         Assert.Contains("| postgres | author | power-loss | 663 | 0 | — | 4 | 0 | powerLoss: nothing | **fails** |", page);
