@@ -25,13 +25,15 @@ public sealed record QueueResult : RunResult
     /// <summary>The drain found the queue empty <see cref="QueueReader.EmptyInARow"/> times in a row within --recover-seconds.</summary>
     public bool DrainComplete { get; init; }
     public double? DrainS { get; init; }
+    /// <summary>Acknowledged messages neither delivered nor reached by an incomplete drain.</summary>
+    public long Unverified { get; init; }
     public long[] LostExamples { get; init; } = [];
     public long[] DuplicatedExamples { get; init; } = [];
 
     public static QueueResult Read(string path) =>
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
-    public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Duplicated: Duplicated, Unexpected: Unexpected,
+    public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
         ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode);
 
     public override string Summary()

@@ -89,4 +89,26 @@ public sealed class ResultsPageTests
         Assert.Contains("| redis-rdb | queue | db-kill | 797 | 143 | 72 | 283 | — | processCrash: since-snapshot | ok |", page);
         Assert.Contains("--crash ", page);
     }
+
+    [Fact]
+    public void ALaterCrashTestOfTheSameRowSupersedesTheEarlierOne()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        string Crash(string name, string started, int lost)
+        {
+            var crash = Directory.CreateDirectory(Path.Combine(dir.Path, name)).FullName;
+            File.WriteAllText(Path.Combine(crash, "summary.json"),
+                "[{\"storage\":\"redis-aof\",\"kind\":\"queue\",\"fault\":\"power-loss\",\"started_at\":\"" + started + "\",\"acked\":100,\"lost\":" + lost +
+                ",\"in_doubt\":0,\"check\":{\"promise\":\"powerLoss\",\"promised\":\"window\",\"ok\":true}}]");
+            return Path.Combine(crash, "summary.json");
+        }
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"),
+            [Crash("later", "2026-11-25T16:30:00Z", 7), Crash("earlier", "2026-11-25T16:00:00Z", 99)]);
+
+        Assert.Contains("| redis-aof | queue | power-loss | 100 | 7 |", page);
+        Assert.DoesNotContain("| 99 |", page);
+    }
 }

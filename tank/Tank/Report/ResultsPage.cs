@@ -54,7 +54,10 @@ public static class ResultsPage
     /// <summary>The crash test's rows (its summary.json): what each fault cost each architecture in acknowledged writes, against what it promises.</summary>
     private static void CrashTable(StringBuilder md, IReadOnlyList<string> crashSummaryPaths)
     {
+        // Several crash tests may measure the same row: the latest measurement supersedes the earlier ones.
         var rows = crashSummaryPaths.SelectMany(p => JsonDocument.Parse(File.ReadAllText(p)).RootElement is { ValueKind: JsonValueKind.Array } a ? a.EnumerateArray() : [])
+            .GroupBy(r => (Text(r, "storage"), Text(r, "kind"), Text(r, "fault")))
+            .Select(g => g.OrderBy(r => Text(r, "started_at"), StringComparer.Ordinal).Last())
             .ToList();
         var started = rows.Select(r => Text(r, "started_at")).Where(t => t != "?").Order(StringComparer.Ordinal).FirstOrDefault() ?? "?";
         md.AppendLine().AppendLine("## Durability, measured").AppendLine();
@@ -69,7 +72,8 @@ public static class ResultsPage
             var check = r.TryGetProperty("check", out var c) && c.ValueKind == JsonValueKind.Object ? c : (JsonElement?)null;
             var promised = check is { } k ? $"{Text(k, "promise")}: {Text(k, "promised")}" : "—";
             var ok = check is { } k2 && k2.TryGetProperty("ok", out var o) ? (o.ValueKind == JsonValueKind.True ? "ok" : "**fails**") : "—";
-            md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {Text(r, "acked")} | {Text(r, "lost")} | " +
+            var unverified = r.TryGetProperty("unverified", out var u) && u.ValueKind == JsonValueKind.Number && u.GetInt64() > 0 ? $" (+{u.GetInt64()} unverified)" : "";
+            md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {Text(r, "acked")} | {Text(r, "lost")}{unverified} | " +
                           $"{(r.TryGetProperty("duplicated", out _) ? Text(r, "duplicated") : "—")} | {Text(r, "in_doubt")} | {(r.TryGetProperty("stale", out _) ? Text(r, "stale") : "—")} | {promised} | {ok} |");
         }
     }
