@@ -143,4 +143,13 @@ public sealed class BenchMatrixTests
 
         Assert.Equal(["author-write", "author-read-hotspot"], cells.Select(c => c.Name).OrderBy(n => n.Length));
     }
+
+    [Fact]
+    public void TheRunRecordsTheCommandLineThatAskedForIt()
+    {
+        var options = new BenchOptions { Scenarios = ["author-read", "queue-write"], CrossCheck = true, Repeat = 3, ServiceDll = "s.dll", Root = "." };
+
+        Assert.Equal("script/bench --scenario author-read,queue-write --repeat 3 --crosscheck", BenchReport.Command(options));
+        Assert.Equal("script/bench --quick", BenchReport.Command(new BenchOptions { Quick = true, ServiceDll = "s.dll", Root = "." }));
+    }
 }

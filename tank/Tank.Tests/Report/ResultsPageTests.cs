@@ -19,7 +19,7 @@ public sealed class ResultsPageTests
 
         var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(docs, "RESULTS.md"));
 
-        Assert.Contains("--results docs/RESULTS.md`", page);
+        Assert.Contains("--results docs/RESULTS.md --readme README.md`", page);
         Assert.Contains("| architecture | author-read | author-write |", page);
         Assert.Contains("| tarantool-memtx | ", page);
         Assert.Matches(@"\| postgres \| [^|]*p99 [0-9.]+ ms over the ramp \| [^|]*over the ramp \|", page);

@@ -18,7 +18,7 @@ public static class BenchReport
         var args = new List<string> { "env", context.RunDir };
         foreach (var (name, version) in ServerVersions.Detect(context.Cancel)) args.AddRange(["--server", $"{name}={version}"]);
         foreach (var entry in context.Catalogue) args.AddRange(["--durability", $"{entry.Name}={entry.Durability}"]);
-        args.AddRange(["--note", Note(context.Profile, context.Options)]);
+        args.AddRange(["--note", Note(context.Profile, context.Options), "--command", Command(context.Options)]);
         var exit = Cli.Run(args, Console.Out, Console.Error);
         if (exit != 0) throw new InvalidOperationException($"tank env exited {exit}");
         var runs = ReportBuilder.Build(context.RunDir, context.Options.SloMs);
@@ -29,6 +29,23 @@ public static class BenchReport
         File.CreateSymbolicLink(latest, stamp);
         PrintSummary(Path.Combine(context.RunDir, "summary.json"));
         BenchLog.Write($"report: reports/{stamp}/report.md (and report.html); reports/latest points at it");
+    }
+
+    /// <summary>The script/bench command line that asked for this run (its options as parsed).</summary>
+    public static string Command(BenchOptions o)
+    {
+        var parts = new List<string> { "script/bench" };
+        if (o.Quick) parts.Add("--quick");
+        if (o.Storages is { } storages) parts.Add($"--storage {string.Join(',', storages)}");
+        if (o.Scenarios is { } scenarios) parts.Add($"--scenario {string.Join(',', scenarios)}");
+        if (o.SloMs != 10) parts.Add(string.Create(CultureInfo.InvariantCulture, $"--slo-ms {o.SloMs}"));
+        if (o.Seed != 1) parts.Add($"--seed {o.Seed}");
+        if (o.Repeat is { } repeat) parts.Add($"--repeat {repeat}");
+        if (o.Workload is { } workload) parts.Add($"--workload {workload}");
+        if (o.Distribution is { } distribution) parts.Add($"--distribution {distribution}");
+        if (o.CrossCheck) parts.Add("--crosscheck");
+        if (o.ClusterNodes >= 2) parts.Add($"--cluster {o.ClusterNodes}");
+        return string.Join(' ', parts);
     }
 
     public static string Note(BenchProfile p, BenchOptions o)

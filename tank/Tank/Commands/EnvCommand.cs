@@ -5,7 +5,7 @@ using System.Text.Json;
 namespace Tank.Commands;
 
 /// <summary>
-/// <c>tank env &lt;run dir&gt; [--server name=version]… [--durability name=text]… [--note text]</c>:
+/// <c>tank env &lt;run dir&gt; [--server name=version]… [--durability name=text]… [--note text] [--command text]</c>:
 /// writes environment.json with what it can detect (cores, memory, CPU, OS) and what script/bench knows
 /// (server versions, each architecture's durability settings).
 /// </summary>
@@ -15,6 +15,7 @@ public sealed class EnvCommand : Command
     private readonly Option<KeyValuePair<string, string>[]> _server = TankOption.Many("--server", "A server and its version (repeatable)", ValueParsers.NamedText, "name=version");
     private readonly Option<KeyValuePair<string, string>[]> _durability = TankOption.Many("--durability", "An architecture and its durability settings (repeatable)", ValueParsers.NamedText, "name=text");
     private readonly Option<string?> _note = TankOption.Create<string?>("--note", "Free text shown with the environment", ValueParsers.Text, "text");
+    private readonly Option<string?> _command = TankOption.Create<string?>("--command", "The command line that made the run (the results page shows it)", ValueParsers.Text, "text");
 
     public EnvCommand() : base("env", "Writes environment.json: cores, memory, CPU and OS detected; servers, durability and the note from the options")
     {
@@ -22,6 +23,7 @@ public sealed class EnvCommand : Command
         Add(_server);
         Add(_durability);
         Add(_note);
+        Add(_command);
         SetAction(Run);
     }
 
@@ -46,6 +48,7 @@ public sealed class EnvCommand : Command
             ["durability"] = durability,
         };
         if (note is not null) environment["note"] = note;
+        if (parse.GetValue(_command) is { } command) environment["command"] = command;
         var path = Path.Combine(runDir, "environment.json");
         File.WriteAllText(path, JsonSerializer.Serialize(environment, new JsonSerializerOptions { WriteIndented = true }) + "\n");
         Console.Error.WriteLine($"tank: wrote {path}");
