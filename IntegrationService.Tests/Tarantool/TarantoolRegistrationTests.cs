@@ -1,7 +1,9 @@
 using IntegrationService.Items;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
+using IntegrationService.Storage.Nats;
 using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
 using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.Extensions.Configuration;
@@ -53,6 +55,8 @@ public sealed class TarantoolRegistrationTests
         services.AddPostgres();
         services.AddRedis();
         services.AddBeanstalkd();
+        services.AddRabbitMq();
+        services.AddNats();
         services.AddArchitectures();
         return services.BuildServiceProvider();
     }
