@@ -30,37 +30,7 @@ public static class CrashCli
 
     public static int Run(string[] args) => Run(args, Console.Out, Console.Error);
 
-    public static int Run(IReadOnlyList<string> args, TextWriter output, TextWriter error)
-    {
-        if (args.Count == 0)
-        {
-            Run(["--help"], error, error);
-            return InputError;
-        }
-        var parse = Parse(args);
-        if (parse.Errors.Count > 0)
-        {
-            foreach (var e in parse.Errors) error.WriteLine($"crash: error: {e.Message}");
-            error.WriteLine($"crash: see '{CommandPath(parse.CommandResult.Command)} --help'");
-            return InputError;
-        }
-        try
-        {
-            return parse.Invoke(new InvocationConfiguration
-            {
-                Output = output,
-                Error = error,
-                EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = null,
-            });
-        }
-        catch (TankInputException e)
-        {
-            error.WriteLine($"crash: error: {e.Message}");
-            return InputError;
-        }
-    }
-
-    private static string CommandPath(Command command) =>
-        command.Parents.OfType<Command>().FirstOrDefault() is { } parent ? $"{CommandPath(parent)} {command.Name}" : command.Name;
+    /// <summary>Parses and runs as tank does (Tank.Commands.Cli.Run): "crash: error: …" and exit code 2 on bad input.</summary>
+    public static int Run(IReadOnlyList<string> args, TextWriter output, TextWriter error) =>
+        Tank.Commands.Cli.Run(Build(), "crash", args, output, error);
 }

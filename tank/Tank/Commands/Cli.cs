@@ -49,19 +49,26 @@ public static class Cli
     public static int Run(string[] args) => Run(args, Console.Out, Console.Error);
 
     /// <summary>Parses and runs; help and parse errors go to the given writers (the tests capture them).</summary>
-    public static int Run(IReadOnlyList<string> args, TextWriter output, TextWriter error)
+    public static int Run(IReadOnlyList<string> args, TextWriter output, TextWriter error) => Run(Build(), "tank", args, output, error);
+
+    /// <summary>
+    /// Runs a command tree the way tank does (the crash tester's too): no arguments is a usage error
+    /// that shows the help, a parse error or bad input (<see cref="TankInputException"/>) prints
+    /// "<paramref name="program"/>: error: …" and is exit code 2.
+    /// </summary>
+    public static int Run(Command root, string program, IReadOnlyList<string> args, TextWriter output, TextWriter error)
     {
         if (args.Count == 0)
         {
-            // A bare "tank" is a usage error that shows what there is.
-            Run(["--help"], error, error);
+            // A bare command is a usage error that shows what there is.
+            Run(root, program, ["--help"], error, error);
             return InputError;
         }
-        var parse = Parse(args);
+        var parse = root.Parse(args, new ParserConfiguration { ResponseFileTokenReplacer = null });
         if (parse.Errors.Count > 0)
         {
-            foreach (var e in parse.Errors) error.WriteLine($"tank: error: {e.Message}");
-            error.WriteLine($"tank: see '{CommandPath(parse.CommandResult.Command)} --help'");
+            foreach (var e in parse.Errors) error.WriteLine($"{program}: error: {e.Message}");
+            error.WriteLine($"{program}: see '{CommandPath(parse.CommandResult.Command)} --help'");
             return InputError;
         }
         try
@@ -78,7 +85,7 @@ public static class Cli
         }
         catch (TankInputException e)
         {
-            error.WriteLine($"tank: error: {e.Message}");
+            error.WriteLine($"{program}: error: {e.Message}");
             return InputError;
         }
     }
