@@ -48,6 +48,15 @@ export PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_P
 
 PG_BIN="$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)"
 
+# The load tool's Release build; build_tank builds it first when a source is newer than it.
+TANK_DLL="$ROOT/tank/Tank/bin/Release/net10.0/Tank.dll"
+build_tank() {
+  if [ ! -f "$TANK_DLL" ] || [ -n "$(find "$ROOT/tank/Tank" \( -name bin -o -name obj \) -prune -o \( -name '*.cs' -o -name '*.csproj' \) -newer "$TANK_DLL" -print -quit)" ]; then
+    log "building the tank in Release"
+    dotnet build "$ROOT/tank/Tank" -c Release --nologo --verbosity quiet >&2
+  fi
+}
+
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
