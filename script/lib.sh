@@ -57,6 +57,18 @@ build_tank() {
   fi
 }
 
+# Brings every server up, and at exit stops those that were down before (the machine is left as
+# found). Sets the EXIT trap.
+servers_up_as_found() {
+  local server
+  WAS_DOWN=()
+  for server in "${ALL_SERVERS[@]}"; do
+    "$ROOT/script/services" status "$server" >/dev/null 2>&1 || WAS_DOWN+=("$server")
+  done
+  trap 'if [ "${#WAS_DOWN[@]}" -gt 0 ]; then "$ROOT/script/services" down "${WAS_DOWN[@]}" || true; fi' EXIT
+  "$ROOT/script/services" up
+}
+
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
