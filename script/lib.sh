@@ -68,16 +68,6 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# Waits until a TCP port on loopback accepts connections, or fails after $2 seconds.
-wait_for_port() {
-  local port="$1" seconds="${2:-30}" i
-  for ((i = 0; i < seconds * 10; i++)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    sleep 0.1
-  done
-  return 1
-}
-
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # Switches this script to the tests' own servers: DATA_DIR, LOG_DIR and the ports become the
