@@ -20,28 +20,30 @@ public static class Children
     /// <summary>Runs a program with this process's stdout and stderr (what it prints is the user's to read); fails unless it exits 0.</summary>
     public static void Run(string file, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var info = new ProcessStartInfo(file) { UseShellExecute = false, RedirectStandardInput = true };
-        foreach (var arg in args) info.ArgumentList.Add(arg);
-        foreach (var (name, value) in environment ?? new Dictionary<string, string>()) info.Environment[name] = value;
-        using var process = Process.Start(info) ?? throw new ClusterException($"could not start {file}");
-        process.StandardInput.Close();
+        using var process = Start(file, args, environment, capture: false);
         process.WaitForExit();
-        if (process.ExitCode != 0) throw new ClusterException($"{file} {string.Join(' ', info.ArgumentList)} exited {process.ExitCode}");
+        if (process.ExitCode != 0) throw new ClusterException($"{file} {string.Join(' ', process.StartInfo.ArgumentList)} exited {process.ExitCode}");
     }
 
     /// <summary>Runs a program and returns what it printed on stdout, or null when it failed.</summary>
     public static string? Output(string file, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment = null)
     {
-        var info = new ProcessStartInfo(file) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
-        foreach (var arg in args) info.ArgumentList.Add(arg);
-        foreach (var (name, value) in environment ?? new Dictionary<string, string>()) info.Environment[name] = value;
-        using var process = Process.Start(info) ?? throw new ClusterException($"could not start {file}");
-        process.StandardInput.Close();
+        using var process = Start(file, args, environment, capture: true);
         var error = process.StandardError.ReadToEndAsync();
         var output = process.StandardOutput.ReadToEnd();
         process.WaitForExit();
         error.GetAwaiter().GetResult();
         return process.ExitCode == 0 ? output : null;
+    }
+
+    private static Process Start(string file, IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment, bool capture)
+    {
+        var info = new ProcessStartInfo(file) { UseShellExecute = false, RedirectStandardInput = true, RedirectStandardOutput = capture, RedirectStandardError = capture };
+        foreach (var arg in args) info.ArgumentList.Add(arg);
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>()) info.Environment[name] = value;
+        var process = Process.Start(info) ?? throw new ClusterException($"could not start {file}");
+        process.StandardInput.Close();
+        return process;
     }
 
     /// <summary>
