@@ -75,7 +75,7 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # The user's values stay in USER_DATA_DIR and USER_*_PORT. Refuses a test port or data
 # directory that is the user's, and drops connection settings inherited from the environment.
 use_test_instances() {
-  local port name user_ports=("${DEFAULT_PORTS[@]}")
+  local port name settings user_ports=("${DEFAULT_PORTS[@]}")
   # A parent that already switched (script/test, the .NET tests) exports TEST_INSTANCES=1 and the
   # test values in PG_PORT etc.: those are not the user's.
   if [ "${TEST_INSTANCES:-0}" != 1 ]; then
@@ -95,8 +95,8 @@ use_test_instances() {
     export "${name}_PORT" "TEST_${name}_PORT"
   done
   export DATA_DIR TEST_INSTANCES TEST_DATA_DIR
-  unset Postgres__ConnectionString Tarantool__Host Tarantool__Port Redis__Cache Redis__Persistent Redis__Aof Redis__Rdb Redis__Cluster
-  unset Beanstalkd__Host Beanstalkd__Port RabbitMq__Host RabbitMq__Port Nats__Url
+  mapfile -t settings < <(service_settings | cut -d= -f1)
+  unset "${settings[@]}"
 }
 
 # Every port the servers take with the ports NAME_PORT (prefix "") or TEST_NAME_PORT (TEST_),
@@ -109,19 +109,22 @@ ports_taken() {
   done
 }
 
-# The connection settings the service and the tests read (ASP.NET configuration keys).
+# The connection settings the service and the tests read, as ASP.NET configuration keys
+# (Section__Key=value, one a line), for the servers on the current ports.
+service_settings() {
+  printf '%s\n' "Postgres__ConnectionString=Host=127.0.0.1;Port=$PG_PORT;Username=integration;Database=integration" \
+    Tarantool__Host=127.0.0.1 "Tarantool__Port=$TARANTOOL_PORT" "Redis__Cache=127.0.0.1:$REDIS_CACHE_PORT" \
+    "Redis__Persistent=127.0.0.1:$REDIS_PERSISTENT_PORT" "Redis__Aof=127.0.0.1:$REDIS_AOF_PORT" "Redis__Rdb=127.0.0.1:$REDIS_RDB_PORT" \
+    "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
+    Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
+    "Nats__Url=nats://127.0.0.1:$NATS_PORT"
+}
+
+# Exports the settings; one the environment already gives keeps its value.
 service_environment() {
-  export Postgres__ConnectionString="${Postgres__ConnectionString:-Host=127.0.0.1;Port=$PG_PORT;Username=integration;Database=integration}"
-  export Tarantool__Host="${Tarantool__Host:-127.0.0.1}"
-  export Tarantool__Port="${Tarantool__Port:-$TARANTOOL_PORT}"
-  export Redis__Cache="${Redis__Cache:-127.0.0.1:$REDIS_CACHE_PORT}"
-  export Redis__Persistent="${Redis__Persistent:-127.0.0.1:$REDIS_PERSISTENT_PORT}"
-  export Redis__Aof="${Redis__Aof:-127.0.0.1:$REDIS_AOF_PORT}"
-  export Redis__Rdb="${Redis__Rdb:-127.0.0.1:$REDIS_RDB_PORT}"
-  export Redis__Cluster="${Redis__Cluster:-127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))}"
-  export Beanstalkd__Host="${Beanstalkd__Host:-127.0.0.1}"
-  export Beanstalkd__Port="${Beanstalkd__Port:-$BEANSTALKD_PORT}"
-  export RabbitMq__Host="${RabbitMq__Host:-127.0.0.1}"
-  export RabbitMq__Port="${RabbitMq__Port:-$RABBITMQ_PORT}"
-  export Nats__Url="${Nats__Url:-nats://127.0.0.1:$NATS_PORT}"
+  local setting name
+  while IFS= read -r setting; do
+    name="${setting%%=*}"
+    if [ -n "${!name:-}" ]; then export "${name?}"; else export "${setting?}"; fi
+  done < <(service_settings)
 }
