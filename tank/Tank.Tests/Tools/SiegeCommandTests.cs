@@ -42,11 +42,15 @@ public sealed class SiegeCommandTests
     }
 
     [Fact]
+    public void WithoutOutTheRunGoesToASiegeFolderOfTheReports() =>
+        Assert.Matches(@"^reports/siege-\d{8}T\d{6}Z$", Settings("--url", "http://h:1", "--reports", "reports")!.Out);
+
+    [Fact]
     public void ReportNeedsNoUrl() => Assert.Null(Settings("--report", "reports/siege-x"));
 
     [Theory]
     [InlineData(new[] { "--out", "o" }, "--url is required")]
-    [InlineData(new[] { "--url", "http://h:1" }, "--out is required")]
+    [InlineData(new[] { "--url", "http://h:1" }, "--out or --reports is required")]
     [InlineData(new[] { "--url", "http://h:1", "--out", "o", "--report", "r" }, "takes no --url")]
     [InlineData(new[] { "--service-dll", "s.dll", "--out", "o", "--report", "r" }, "takes no --url or --service-dll")]
     [InlineData(new[] { "--url", "http://h:1", "--service-dll", "s.dll", "--out", "o" }, "not both")]

@@ -21,11 +21,12 @@ public sealed class SiegeCommand : Command
     private readonly Option<bool> _quick = TankOption.Flag("--quick", "Concurrency 10 and 100 for 3 s each");
     private readonly Option<string> _connection = TankOption.Create("--connection", "HTTP connection mode in siege's rc file", ValueParsers.Choice(SiegeSettings.Connections, c => c), "close|keep-alive")
         .WithDefault("close");
+    private readonly Option<string?> _reports = TankOption.Create<string?>("--reports", "Without --out, the run goes to DIR/siege-<UTC>; a run folder DIR/siege-* becomes DIR/siege-latest", ValueParsers.NonEmpty, "dir");
     private readonly Option<string?> _report = TankOption.Create<string?>("--report", "Rebuild summary.md from this run directory's raw outputs instead of running siege", ValueParsers.NonEmpty, "dir");
 
     public SiegeCommand() : base("siege", "The original study's siege matrix against a running service's queues (/write then /read per queue and concurrency); exits 1 when a run failed or printed no statistics")
     {
-        foreach (var option in new Option[] { _url, _serviceDll, _port, _out, _queue, _concurrency, _seconds, _quick, _connection, _report }) Add(option);
+        foreach (var option in new Option[] { _url, _serviceDll, _port, _out, _queue, _concurrency, _seconds, _quick, _connection, _reports, _report }) Add(option);
         SetAction((parse, _) => RunAsync(parse));
     }
 
@@ -51,7 +52,9 @@ public sealed class SiegeCommand : Command
             parse.GetValue(_concurrency) is { Length: > 0 } concurrencies ? concurrencies : (quick ? SiegeSettings.QuickConcurrencies : SiegeSettings.StudyConcurrencies),
             (int)(parse.GetValue(_seconds) ?? (quick ? SiegeSettings.QuickSeconds : SiegeSettings.StudySeconds)),
             parse.GetRequiredValue(_connection),
-            parse.GetValue(_out) ?? throw new TankInputException("--out is required with --url"));
+            parse.GetValue(_out) ?? (parse.GetValue(_reports) is { } reports
+                ? SiegeLatest.RunDir(reports, DateTime.UtcNow)
+                : throw new TankInputException("--out or --reports is required with --url or --service-dll")));
     }
 
     private async Task<int> RunAsync(ParseResult parse)
@@ -65,7 +68,14 @@ public sealed class SiegeCommand : Command
             await using var service = parse.GetValue(_serviceDll) is { } serviceDll
                 ? await StartedService.StartAsync(serviceDll, settings.Url, Path.Combine(Directory.CreateDirectory(settings.Out).FullName, "service.log"))
                 : null;
-            return await new SiegeRunner(settings, output, error).RunAsync();
+            try
+            {
+                return await new SiegeRunner(settings, output, error).RunAsync();
+            }
+            finally
+            {
+                if (parse.GetValue(_reports) is { } reports) SiegeLatest.Point(reports, settings.Out, error);
+            }
         }
         catch (ToolException e)
         {
