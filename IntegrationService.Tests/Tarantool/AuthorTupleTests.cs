@@ -2,6 +2,7 @@ using IntegrationService.Authors;
 using IntegrationService.Storage.Tarantool;
 using Tarantool.Iproto;
 using MessagePack;
+using Tarantool.Iproto.Tests;
 
 namespace IntegrationService.Tests.Tarantool;
 
@@ -57,7 +58,7 @@ public sealed class AuthorTupleTests
         Assert.Equal(sparse, Read(WriteTuple(sparse, sparse.Id)));
 
         // Tarantool may omit trailing nullable fields.
-        var shortTuple = TarantoolCodecTests.Write((ref MessagePackWriter w) =>
+        var shortTuple = MessagePackBytes.Write((ref MessagePackWriter w) =>
         {
             w.WriteArrayHeader(3);
             w.Write(3);
@@ -70,7 +71,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void FieldsBeyondTheFormatAreSkipped()
     {
-        var longer = TarantoolCodecTests.Write((ref MessagePackWriter w) =>
+        var longer = MessagePackBytes.Write((ref MessagePackWriter w) =>
         {
             w.WriteArrayHeader(12);
             var tuple = WriteTuple(Pushkin, Pushkin.Id);
@@ -94,7 +95,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void InsertBodyIsSpaceAndTupleAndReadsBackFromASelectAnswer()
     {
-        var body = TarantoolCodecTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteTuple(ref w, (512u, Pushkin, Pushkin.Id)));
+        var body = MessagePackBytes.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteTuple(ref w, (512u, Pushkin, Pushkin.Id)));
         var reader = new MessagePackReader(body);
         Assert.Equal(2, reader.ReadMapHeader());
         Assert.Equal(IprotoKey.SpaceId, reader.ReadInt32());
@@ -116,7 +117,7 @@ public sealed class AuthorTupleTests
     [Fact]
     public void UpdateSetsEveryFieldButTheId()
     {
-        var body = TarantoolCodecTests.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteUpdate(ref w, (512u, Pushkin)));
+        var body = MessagePackBytes.Write((ref MessagePackWriter w) => TarantoolAuthorStore.WriteUpdate(ref w, (512u, Pushkin)));
 
         var reader = new MessagePackReader(body);
         Assert.Equal(4, reader.ReadMapHeader());
@@ -139,7 +140,7 @@ public sealed class AuthorTupleTests
     }
 
     private static byte[] WriteTuple(Author author, long? id) =>
-        TarantoolCodecTests.Write((ref MessagePackWriter w) => AuthorTuple.Write(ref w, author, id));
+        MessagePackBytes.Write((ref MessagePackWriter w) => AuthorTuple.Write(ref w, author, id));
 
     private static Author Read(byte[] bytes)
     {

@@ -4,6 +4,7 @@ using IntegrationService.Items;
 using IntegrationService.Storage.Tarantool;
 using Tarantool.Iproto;
 using MessagePack;
+using static Tarantool.Iproto.Tests.MessagePackBytes;
 
 namespace IntegrationService.Tests.Tarantool;
 
@@ -106,17 +107,6 @@ public sealed class TarantoolCodecTests
         Assert.Null(TarantoolQueueStore.ReadTaken(nil));
     }
 
-    internal delegate void WriteAction(ref MessagePackWriter writer);
-
-    internal static byte[] Write(WriteAction write)
-    {
-        var output = new ArrayBufferWriter<byte>();
-        var writer = new MessagePackWriter(output);
-        write(ref writer);
-        writer.Flush();
-        return output.WrittenSpan.ToArray();
-    }
-
     /// <summary>A successful answer {IPROTO_DATA: …}, in a pooled buffer as the connection makes them.</summary>
     internal static IprotoResponse Answer(WriteAction writeData) => Response(Write((ref MessagePackWriter w) =>
     {
@@ -124,12 +114,4 @@ public sealed class TarantoolCodecTests
         w.Write(IprotoKey.Data);
         writeData(ref w);
     }));
-
-    internal static IprotoResponse Response(byte[] body)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(body.Length);
-        body.CopyTo(buffer, 0);
-        return new IprotoResponse(buffer, body.Length);
-    }
-
 }

@@ -1,7 +1,7 @@
-using System.Buffers;
 using System.Text;
 using MessagePack;
 using Wire.Connections;
+using static Tarantool.Iproto.Tests.MessagePackBytes;
 
 namespace Tarantool.Iproto.Tests;
 
@@ -111,24 +111,6 @@ public sealed class IprotoEncodingTests
         using var answer = Response(Write((ref MessagePackWriter w) => w.WriteMapHeader(0)));
 
         Assert.Throws<IprotoException>(() => answer.ReadData());
-    }
-
-    internal delegate void WriteAction(ref MessagePackWriter writer);
-
-    internal static byte[] Write(WriteAction write)
-    {
-        var output = new ArrayBufferWriter<byte>();
-        var writer = new MessagePackWriter(output);
-        write(ref writer);
-        writer.Flush();
-        return output.WrittenSpan.ToArray();
-    }
-
-    internal static IprotoResponse Response(byte[] body)
-    {
-        var buffer = ArrayPool<byte>.Shared.Rent(body.Length);
-        body.CopyTo(buffer, 0);
-        return new IprotoResponse(buffer, body.Length);
     }
 
     internal static byte[] Frame(int code, ulong sync, byte[] body)

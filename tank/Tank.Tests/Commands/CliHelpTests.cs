@@ -11,7 +11,7 @@ public sealed class CliHelpTests
 
     [Fact]
     public void EveryCommandOfTheContractExists() =>
-        Assert.Equal(["ammo", "run", "capacity", "report", "env", "serve", "siege", "ab", "compare", "history", "verdict", "bench"], Cli.Build().Subcommands.Select(c => c.Name));
+        Assert.Equal(["ammo", "run", "capacity", "report", "env", "serve", "siege", "ab", "compare", "history", "verdict", "bench", "cluster"], Cli.Build().Subcommands.Select(c => c.Name));
 
     [Theory]
     [MemberData(nameof(CommandNames))]

@@ -31,6 +31,10 @@ public sealed class ScriptInvocationTests
         // script/bench: everything after the servers are up and the builds done
         ["bench", "--quick", "--storage", "postgres", "--scenario", "author-read,queue-read", "--slo-ms", "10", "--seed", "1", "--crosscheck", "--cluster", "3",
             "--service-dll", "/repo/IntegrationService/bin/Release/net10.0/IntegrationService.dll", "--root", "/repo", "--port", "18080", "--cluster-port", "18180"],
+        // tank bench's cluster phase, through script/cluster
+        ["cluster", "up", "--nodes", "3", "--storage", "tarantool-memtx", "--port", "18180", "--root", "/repo"],
+        ["cluster", "pids", "--root", "/repo"],
+        ["cluster", "down", "--root", "/repo"],
         ["capacity", "work/probe"],
         ["env", "reports/20260101T000000Z", "--server", "postgresql=16.4", "--server", "tarantool=3.2.1-0-g1d2c6d3", "--server", ".net=10.0.100",
             "--durability", "postgres=synchronous_commit=on", "--durability", "redis-cache=none (a cache)",

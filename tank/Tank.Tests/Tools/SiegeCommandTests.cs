@@ -35,12 +35,25 @@ public sealed class SiegeCommandTests
     }
 
     [Fact]
+    public void WithTheServiceDllTheRunIsAgainstTheServiceItStartsOnItsPort()
+    {
+        Assert.Equal("http://127.0.0.1:18090", Settings("--service-dll", "IntegrationService.dll", "--out", "o")!.Url);
+        Assert.Equal("http://127.0.0.1:19190", Settings("--service-dll", "IntegrationService.dll", "--port", "19190", "--out", "o")!.Url);
+    }
+
+    [Fact]
+    public void WithoutOutTheRunGoesToASiegeFolderOfTheReports() =>
+        Assert.Matches(@"^reports/siege-\d{8}T\d{6}Z$", Settings("--url", "http://h:1", "--reports", "reports")!.Out);
+
+    [Fact]
     public void ReportNeedsNoUrl() => Assert.Null(Settings("--report", "reports/siege-x"));
 
     [Theory]
     [InlineData(new[] { "--out", "o" }, "--url is required")]
-    [InlineData(new[] { "--url", "http://h:1" }, "--out is required")]
+    [InlineData(new[] { "--url", "http://h:1" }, "--out or --reports is required")]
     [InlineData(new[] { "--url", "http://h:1", "--out", "o", "--report", "r" }, "takes no --url")]
+    [InlineData(new[] { "--service-dll", "s.dll", "--out", "o", "--report", "r" }, "takes no --url or --service-dll")]
+    [InlineData(new[] { "--url", "http://h:1", "--service-dll", "s.dll", "--out", "o" }, "not both")]
     public void MissingOrConflictingOptionsAreInputErrors(string[] args, string message) =>
         Assert.Contains(message, Assert.Throws<TankInputException>(() => Settings(args)).Message);
 

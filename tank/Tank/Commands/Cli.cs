@@ -34,6 +34,7 @@ public static class Cli
             new HistoryCommand(),
             new VerdictCommand(),
             new BenchCommand(),
+            new ClusterCommand(),
         };
         root.Options.Add(new HelpOption()); // recursive: every command answers --help
         return root;

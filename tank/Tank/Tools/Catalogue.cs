@@ -20,7 +20,7 @@ public static class Catalogue
         }
         catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
         {
-            throw new ToolException($"GET {baseUrl}/storages failed ({e.Message}): is the service running there?");
+            throw new ToolException($"GET {baseUrl}/storages failed ({e.Message}): is the service running there? (script/server starts it)");
         }
         return Parse(json);
     }

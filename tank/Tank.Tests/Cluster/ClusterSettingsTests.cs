@@ -1,0 +1,56 @@
+using Tank.Cluster;
+
+namespace Tank.Tests.Cluster;
+
+/// <summary>Where a cluster lives and which ports its nodes' stores take, from script/lib.sh's environment.</summary>
+public sealed class ClusterSettingsTests
+{
+    private static ClusterSettings From(params (string Name, string Value)[] environment) =>
+        ClusterSettings.From("/repo", name => environment.FirstOrDefault(e => e.Name == name).Value);
+
+    [Fact]
+    public void WithoutEnvironmentTheUsersDefaultsApply()
+    {
+        var settings = From();
+        Assert.Equal("/repo/.data/cluster/cluster.env", settings.StateFile);
+        Assert.Equal("/repo/.data/cluster/node2.pid", settings.PidFile(2));
+        Assert.Equal((15432, 8080, 13311, 16411), (settings.PgPort, settings.DefaultPort, settings.TarantoolPort, settings.RedisPort));
+    }
+
+    [Fact]
+    public void TheTestsInstancesGiveTheNodesStoresPortsOfTheirOwn()
+    {
+        var settings = From(("TEST_INSTANCES", "1"), ("DATA_DIR", "/repo/.data/test"), ("PG_PORT", "15433"));
+        Assert.Equal((15433, 13411, 16511), (settings.PgPort, settings.TarantoolPort, settings.RedisPort));
+        Assert.Equal("/repo/.data/test/cluster/node1", settings.NodeDir(1));
+    }
+
+    [Fact]
+    public void TheNodesStorePortsCanBeSetSoTwoClustersCanRunSideBySide()
+    {
+        var settings = From(("TEST_INSTANCES", "1"), ("CLUSTER_TARANTOOL_PORT", "19111"), ("CLUSTER_REDIS_PORT", "19211"));
+        Assert.Equal((19111, 19211), (settings.TarantoolPort, settings.RedisPort));
+    }
+
+    [Fact]
+    public void APortThatIsNotOneIsBadInputNamingTheVariable() =>
+        Assert.Contains("CLUSTER_REDIS_PORT: 'x'", Assert.Throws<TankInputException>(() => From(("CLUSTER_REDIS_PORT", "x"))).Message);
+
+    [Fact]
+    public void EachNodesStoreIsStartedWithItsOwnDataDirectoryAndPort()
+    {
+        var settings = From(("CLUSTER_TARANTOOL_PORT", "19111"));
+        Assert.Equal(new Dictionary<string, string> { ["DATA_DIR"] = "/repo/.data/cluster/node2", ["TARANTOOL_PORT"] = "19113" },
+            NodeStore.ServicesEnvironment("tarantool", 2, settings));
+        Assert.Equal("--Tarantool:Port=19113", NodeStore.ServiceArgument("tarantool", 2, settings));
+        Assert.Equal("--Redis:Persistent=127.0.0.1:16412", NodeStore.ServiceArgument("redis-persistent", 1, settings));
+    }
+
+    [Fact]
+    public void APostgresNodeGetsADatabaseOfItsOwnOnTheSharedServer()
+    {
+        var settings = From();
+        Assert.Null(NodeStore.ServicesEnvironment("postgres", 1, settings));
+        Assert.Equal("--Postgres:ConnectionString=Host=127.0.0.1;Port=15432;Username=integration;Database=integration_node1", NodeStore.ServiceArgument("postgres", 1, settings));
+    }
+}
