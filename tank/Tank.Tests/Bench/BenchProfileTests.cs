@@ -49,8 +49,7 @@ public sealed class BenchProfileTests
         var note = BenchReport.Note(BenchProfile.For(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3, Seed = 7 });
         Assert.Contains("10000 locations, 50000 items", note);
         Assert.Contains("ammo seed 7", note);
-        Assert.Contains("measured line(1, 1.5·C, 4s) once", note);
-        Assert.Contains("3 holds of 2 s", note);
+        Assert.Contains("measured line(1, 1.5·C, 4s); then the capacity at the SLO once: up to 3 holds", note);
         Assert.Contains("node 0 of a 3-node sharded cluster", note);
         Assert.EndsWith("not a basis for conclusions", note);
     }

@@ -23,7 +23,7 @@ public sealed record BenchProfile
     public required int ClusterWarmupSeconds { get; init; }
     /// <summary>The runner loops over the file when a schedule needs more.</summary>
     public required long AmmoCount { get; init; }
-    /// <summary>How often the measured ramp runs per cell (--repeat overrides it).</summary>
+    /// <summary>How often each cell's capacity search and confirmation run after its one ramp (--repeat overrides it).</summary>
     public required int Repeats { get; init; }
     /// <summary>The capacity search after the ramps: bisecting holds, then a longer confirmation.</summary>
     public required int SearchSteps { get; init; }

@@ -14,12 +14,13 @@ public static class CapacitySearch
     {
         var holds = new List<Hold>();
         long good = 0, bad = Math.Max(1, top);
+        var failed = false;
         bool Try(long rate)
         {
             var hold = measure(rate, plan.HoldSeconds);
             holds.Add(hold);
             if (hold.Held(plan.SloMs)) good = Math.Max(good, rate);
-            else bad = Math.Min(bad, rate);
+            else (bad, failed) = (Math.Min(bad, rate), true);
             return hold.Held(plan.SloMs);
         }
 
@@ -38,7 +39,7 @@ public static class CapacitySearch
         {
             var hold = measure(rate, plan.ConfirmSeconds);
             confirmations.Add(hold);
-            if (hold.Held(plan.SloMs)) return new SearchResult(holds, confirmations, rate, hold);
+            if (hold.Held(plan.SloMs)) return new SearchResult(holds, confirmations, rate, hold) { NeverFailed = !failed && confirmations.Count == 1 };
         }
         return new SearchResult(holds, confirmations, 0, confirmations.LastOrDefault());
     }

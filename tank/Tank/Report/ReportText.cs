@@ -62,17 +62,18 @@ public static class ReportText
         var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · confirmed rps" : "")}")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Repeated(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
+                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
         return (header, rows);
     }
 
-    /// <summary>The ramp's max rps @ SLO; with repeats their median and min–max.</summary>
-    public static string Repeated(RunAnalysis run) =>
-        run.Capacity is { Repeats.Count: > 1, Spread: { } spread } c ? $"{Rps(c.Median)} ({Rps(spread.Min)}–{Rps(spread.Max)})" : Sustained(run);
-
-    /// <summary>" · N" confirmed by a constant hold (its p99 in the summary.json), " · —" when nothing held; nothing without a search.</summary>
+    /// <summary>
+    /// " · N" confirmed by a constant hold (its p99 in the summary.json), with repetitions their
+    /// median and min–max; " · —" when nothing held; nothing without a search.
+    /// </summary>
     public static string Confirmed(RunAnalysis run) =>
-        run.Capacity is not { } c ? "" : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
+        run.Capacity is not { } c ? ""
+        : c is { Repeats.Count: > 1, Spread: { } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
+        : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
     public static List<(string Key, string Value)> Environment(JsonElement? environment)
@@ -95,7 +96,7 @@ public static class ReportText
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
         $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds bisect for the highest rate whose p99 over the hold is ≤ the SLO with < 0.1 % errors, " +
         $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s (once more 10 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
-        (runs.Any(r => r.Capacity?.Repeats.Count > 1) ? "Where the ramp was repeated, \"rps @ SLO\" is the median of the repeats with their min–max in parentheses (summary.json: repeats, median, spread)." : "");
+        (runs.Any(r => r.Capacity?.Repeats.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
