@@ -35,6 +35,8 @@ public sealed class BenchProfileTests
         var (quick, full) = (BenchProfile.For(true), BenchProfile.For(false));
         Assert.True(quick.Items < full.Items && quick.AmmoCount < full.AmmoCount && quick.RampSeconds < full.RampSeconds && quick.KvKeys < full.KvKeys);
         Assert.True(quick.Repeats == 1 && full.Repeats == 3 && quick.ConfirmSeconds < full.ConfirmSeconds && full.ConfirmSeconds >= 15);
+        // Holds long enough that one slow second is a third of the judgement, not half of it.
+        Assert.True(full.HoldSeconds >= 3 && quick.HoldSeconds < full.HoldSeconds && full.Search(10).WarmupSeconds >= 1);
         foreach (var p in new[] { quick, full })
         {
             ScheduleParser.Parse(p.ProbeSchedule);

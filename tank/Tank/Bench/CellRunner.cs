@@ -72,13 +72,15 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint)
     {
         var holds = 0;
-        return CapacitySearch.Run(context.Profile.Search(context.Options.SloMs), context.Profile.RampTop(capacity), hint, (rate, seconds) =>
+        var plan = context.Profile.Search(context.Options.SloMs);
+        return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
-            if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds));
+            if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
+                Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null,
             }, context.Cancel);
             var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.IntervalReal.Percentile(99) / 1000.0);
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms, errors {hold.Errors}/{hold.Responses}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
