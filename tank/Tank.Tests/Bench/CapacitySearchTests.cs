@@ -149,6 +149,13 @@ public sealed class CapacitySearchTests
     public void AHoldHoldsOnlyUnderTheSloWithFewErrorsAtTheRateAsked(long planned, long responses, long errors, double p99, bool held) =>
         Assert.Equal(held, new Hold(1000, 2, planned, responses, errors, p99).Held(10));
 
+    [Theory]
+    [InlineData(0, true)]
+    [InlineData(2, true)] // 0.1 % of 2 000 planned: a garbage collection's stragglers
+    [InlineData(3, false)] // more than 0.1 % sent later than the SLO: the rate was not kept
+    public void AHoldFailsWhenMoreThanOneInAThousandWasSentLateByMoreThanTheSlo(long late, bool held) =>
+        Assert.Equal(held, new Hold(1000, 2, 2000, 2000, 0, 5, late).Held(10));
+
     [Fact]
     public void TheMedianOfTheRepeats()
     {

@@ -66,7 +66,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     }
 
     private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
-        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat);
+        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat, h.Late);
 
     // Holds right after the ramp (or the previous search), on the warm service.
     private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint)
@@ -82,8 +82,10 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
                 Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null,
             }, context.Cancel);
-            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.IntervalReal.Percentile(99) / 1000.0);
-            BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms, errors {hold.Errors}/{hold.Responses}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
+            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
+                result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)));
+            BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
+                $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
             return hold;
         });
     }

@@ -23,7 +23,7 @@ public static class ReportText
 
     public static string[] RunColumns(IReadOnlyList<RunAnalysis> runs) =>
     [
-        "architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99",
+        "architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "p50 · p99 actual send", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99", "late > SLO", "dropped",
         .. HasQueueDepth(runs) ? new[] { QueueDepthColumn } : [],
     ];
 
@@ -37,9 +37,12 @@ public static class ReportText
     [
         r.Storage, r.Scenario, r.Requests.ToString(CultureInfo.InvariantCulture), Rps(r.AchievedRps), Ms(r.MeanMs),
         .. PhoutAnalyzer.Quantiles.Select(q => Ms(r.QuantilesMs[q.Name])), Ms(r.MaxMs),
+        r.ActualQuantilesMs.Count == 0 ? "—" : $"{Ms(r.ActualQuantilesMs["p50"])} · {Ms(r.ActualQuantilesMs["p99"])}",
         $"{r.Errors} ({(r.ErrorRate * 100).ToString("0.###", CultureInfo.InvariantCulture)} %)",
         Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Sustained(r),
         Ms(r.SendLatenessP99Us / 1000.0),
+        r.LateShots?.ToString(CultureInfo.InvariantCulture) ?? "—",
+        r.DroppedShots?.ToString(CultureInfo.InvariantCulture) ?? "—",
         .. queueDepth ? new[] { QueueDepth(r) } : [],
     ];
 
@@ -100,7 +103,11 @@ public static class ReportText
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
-        $"Latency is Tank's interval_real (connect + send + wait + receive). \"max rps @ SLO\" is the highest rate held in at least " +
+        $"Latency counts from each request's intended send time (its place in the schedule): the runner's lateness in sending it plus Tank's interval_real " +
+        $"(connect + send + wait + receive), so a generator that fell behind cannot hide the queue it met; \"actual send\" is interval_real alone, as phout.log has it " +
+        $"(lateness.log beside it holds each line's lateness; a run without it counts from the actual send). \"late > SLO\" counts requests sent more than the SLO after their scheduled time; \"dropped\", requests " +
+        $"planned but never sent within the run (the runner sends every planned request of an open model, however late, unless an autostop ends the run). " +
+        $"A capacity hold fails when more than 0.1 % of its requests were late by more than the SLO. \"max rps @ SLO\" is the highest rate held in at least " +
         $"{PhoutAnalyzer.SustainWindowSeconds - 1} of {PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400; " +
         $"any other answer, 201 Created and an empty queue's 204 No Content included, is a success; " +
         $"one stray second over the SLO, which shared cores produce now and then, does not void the seconds around it; two in three do), " +
