@@ -25,12 +25,12 @@ public static class HtmlReport
             foreach (var warning in warnings) html.AppendLine($"<li>{Enc(warning)}</li>");
             html.AppendLine("</ul></div>");
         }
+        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Summary</h2>");
         var (header, rows) = ReportText.Summary(runs);
         Table(html, header, rows);
         html.AppendLine($"<p>{Enc(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
-        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +
                         "and p50 (dashed). Further right before the curve rises past the SLO line is better.</p>");
         foreach (var svg in scenarioSvgs.Values) html.AppendLine(svg);
