@@ -53,6 +53,22 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
+    public void AnOlderCapacityJsonWhoseRepeatsWereRampsGivesTheConfirmedRateNoSpread()
+    {
+        using var dir = new RunDirectory();
+        var path = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        File.WriteAllText(Path.Combine(path, "capacity.json"), """
+            {"confirmed_rps": 6669, "confirmed_p99_ms": 4.2, "confirm_seconds": 15, "holds": [],
+             "repeats": [{"repeat": 1, "max_rps_at_slo": 0, "p99_ms": 3}, {"repeat": 2, "max_rps_at_slo": 19465, "p99_ms": 3}],
+             "median": 9732, "spread": {"min": 0, "max": 19465}}
+            """);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        Assert.Contains("| postgres | ≥ 100 · 1.00 · 6669 |", dir.Read("report.md"));
+        var cell = Tank.Compare.ReportFileReader.Read(dir.Path).Cells.Single();
+        Assert.Equal((6669.0, Tank.Compare.Spread.Of(6669)), (cell.Capacity.Value, cell.Capacity.Spread));
+    }
+
+    [Fact]
     public void CapacityJsonRoundTrips()
     {
         using var dir = new RunDirectory();

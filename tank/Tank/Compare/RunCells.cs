@@ -15,7 +15,7 @@ public static class RunCells
             // A searched cell's capacity is its median confirmed rate (0 when none held) with the
             // repetitions' min–max, at the confirming holds' p99.
             Capacity = r.Capacity is { } c
-                ? new Figure(c.ConfirmedRps, c.Spread is { } s ? new Spread(Math.Min(s.Min, c.ConfirmedRps), Math.Max(s.Max, c.ConfirmedRps)) : Spread.Of(c.ConfirmedRps))
+                ? new Figure(c.ConfirmedRps, c.ConfirmedSpread is { } s ? new Spread(Math.Min(s.Min, c.ConfirmedRps), Math.Max(s.Max, c.ConfirmedRps)) : Spread.Of(c.ConfirmedRps))
                 : Figure.Single(r.MaxSustainedRps),
             Confirmed = r.Capacity is not null,
             LowerBound = r.Capacity is { } cap ? cap.LowerBound : r.SloHeldAtPeak,

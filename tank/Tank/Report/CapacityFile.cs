@@ -24,6 +24,17 @@ public sealed record CapacityFile
     public Spread? Spread { get; init; }
     /// <summary>No hold of any repetition failed: the confirmed rate is a lower bound, not the limit.</summary>
     public bool LowerBound { get; init; }
+    /// <summary>
+    /// The repeats are confirmations (true in every file written since); older files repeated the
+    /// ramp, and their repeats and spread are no spread of the confirmed rate.
+    /// </summary>
+    public bool RepeatsConfirmed { get; init; }
+
+    /// <summary>The repetitions' confirmed rates, min–max; null for a file whose repeats were ramps.</summary>
+    public Spread? ConfirmedSpread => RepeatsConfirmed ? Spread : null;
+
+    /// <summary>Each repetition's confirmation; empty for a file whose repeats were ramps.</summary>
+    public IReadOnlyList<RepeatRecord> Confirmations => RepeatsConfirmed ? Repeats : [];
 
     /// <summary>The file for these repetitions: the median and min–max of their confirmed rates.</summary>
     public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds)
@@ -41,6 +52,7 @@ public sealed record CapacityFile
             Median = median,
             Spread = rates.Count == 0 ? null : new Spread(rates.Min(), rates.Max()),
             LowerBound = repeats.Count > 0 && repeats.All(r => r.LowerBound),
+            RepeatsConfirmed = true,
         };
     }
 

@@ -26,6 +26,8 @@ public static class MarkdownReport
         md.AppendLine("## Latency against throughput").AppendLine();
         md.AppendLine("Each point is one second of a run: the rate answered in it and its p99 (dots, solid) and p50 (dashed). Further right before the curve rises past the SLO line is better.").AppendLine();
         foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario}](charts/latency-throughput-{scenario}.svg)").AppendLine();
+        md.AppendLine("## Latency spectrum").AppendLine().AppendLine(ReportSections.SpectrumMethod).AppendLine();
+        foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario} spectrum](charts/spectrum-{scenario}.svg)").AppendLine();
         md.AppendLine("## Where the CPU went").AppendLine();
         var cpuRows = ReportSections.CpuRows(runs);
         if (cpuRows.Count == 0) md.AppendLine("Not recorded (the runs' meta.json hold no CPU figures; pass `tank run --cpu name=pid`).");

@@ -69,8 +69,8 @@ public static class ReportSummary
                 confirmed_rps = r.Capacity?.ConfirmedRps,
                 confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,
                 confirmed_lower_bound = r.Capacity?.LowerBound,
-                repeats = r.Capacity is not { Repeats.Count: > 1 } rc ? null : rc.Repeats.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms }),
-                spread = r.Capacity is not { Repeats.Count: > 1, Spread: { } sp } ? null : new { confirmed_rps = new { min = sp.Min, max = sp.Max } },
+                repeats = r.Capacity is not { Confirmations.Count: > 1 } rc ? null : rc.Confirmations.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms }),
+                spread = r.Capacity is not { Confirmations.Count: > 1, ConfirmedSpread: { } sp } ? null : new { confirmed_rps = new { min = sp.Min, max = sp.Max } },
                 capacity = r.Capacity is not { } c ? null : new
                 {
                     confirmed_rps = c.ConfirmedRps,

@@ -75,7 +75,7 @@ public static class ReportText
     /// </summary>
     public static string Confirmed(RunAnalysis run) =>
         run.Capacity is not { } c ? ""
-        : c is { Repeats.Count: > 1, Spread: { } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
+        : c is { Confirmations.Count: > 1, ConfirmedSpread: { } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
         : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
@@ -97,9 +97,10 @@ public static class ReportText
     /// <summary>What "confirmed rps" and a repeated cell's range mean; empty when no run had a capacity search.</summary>
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
-        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds bisect for the highest rate whose p99 over the hold is ≤ the SLO with < 0.1 % errors, " +
+        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ the SLO " +
+        $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
         $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s (once more 10 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
-        (runs.Any(r => r.Capacity?.Repeats.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
+        (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
