@@ -92,6 +92,21 @@ public sealed class CompareCommandTests
     }
 
     [Fact]
+    public void AConfirmedCellsCpuPerRequestIsItsConfirmingHoldsWithTheirSpread()
+    {
+        using var f = new SummaryFixture();
+        const string run = "\"storage\": \"postgres\", \"scenario\": \"kv-get\", \"max_sustained_rps\": 900, \"quantiles_ms\": {\"p99\": 1}, " +
+                           "\"cpu\": [{\"process\": \"service\", \"us_per_request\": 300}], \"confirmed_rps\": 1000";
+        string Report(string name, params double[] cpu) => f.Raw(name, $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_cpu_us_per_request\": {SummaryFixture.N(cpu[1])}, " +
+            $"\"repeats\": [{string.Join(", ", cpu.Select(c => $"{{\"confirmed_rps\": 1000, \"cpu_us_per_request\": {SummaryFixture.N(c)}}}"))}]}}]}}");
+        var a = Report("a", 100, 110, 125);
+        var cell = ReportFileReader.Read(a).Cells.Single();
+        Assert.Equal((110.0, new Tank.Compare.Spread(100, 125)), (cell.CpuUsPerRequest!.Value, cell.CpuUsPerRequest.Spread));
+        Assert.Equal(0, Compare(a, Report("b", 118, 124, 131)).Code); // +12.7 %, but the ranges overlap
+        Assert.Equal(CompareCommand.Regressed, Compare(a, Report("c", 150, 160, 170)).Code);
+    }
+
+    [Fact]
     public void TheP99AtEachRunsOwnConfirmedRateIsNotJudged()
     {
         using var f = new SummaryFixture();

@@ -10,7 +10,7 @@ public sealed class CapacityReportTests
 
     // Each repetition's confirmed rate, as tank bench writes them.
     private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
-        [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null))],
+        [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
         [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
 
     [Fact]
@@ -75,7 +75,7 @@ public sealed class CapacityReportTests
         var path = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
         Capacity(1000, 1100, 1050).Write(path);
         var read = CapacityFile.TryRead(path)!;
-        Assert.Equal((1050L, 4.2, 3, 2, 1050.0), (read.ConfirmedRps, read.ConfirmedP99Ms, read.Repeats.Count, read.Holds.Count, read.Median));
+        Assert.Equal((1050L, 4.2, 3, 2, 1050.0, 110.0), (read.ConfirmedRps, read.ConfirmedP99Ms, read.Repeats.Count, read.Holds.Count, read.Median, read.ConfirmedCpuUsPerRequest));
         Assert.Contains("\"confirmed_rps\": 1050", File.ReadAllText(Path.Combine(path, "capacity.json")));
     }
 }

@@ -55,7 +55,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         for (var repeat = 1; repeat <= profile.Repeats; repeat++)
         {
             var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint);
-            repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed));
+            repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
+                search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
             holds.AddRange(search.Holds.Select(h => Record(h, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, true, repeat))));
             // The next repetition starts where this one confirmed: fewer holds spent far from the knee.
             if (search.ConfirmedRps > 0) hint = search.ConfirmedRps;
@@ -80,10 +81,12 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
-                Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null,
+                Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
             }, context.Cancel);
+            var servers = result.Cpu.Where(c => c.Name != "tank").ToList();
             var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
-                result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)));
+                result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
+                servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
                 $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
             return hold;

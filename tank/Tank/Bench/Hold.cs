@@ -7,9 +7,10 @@ namespace Tank.Bench;
 /// SLO when p99 ≤ SLO, errors stay under 0.1 %, at least 95 % of the planned requests were answered
 /// and at most 0.1 % were sent late by more than the SLO (an open model that could not send on
 /// time did not hold the rate: a request sent that late already missed the SLO, whatever its
-/// answer; a few stragglers of a garbage collection do not void a hold).
+/// answer; a few stragglers of a garbage collection do not void a hold). <see cref="CpuUsPerRequest"/>:
+/// the CPU the service and servers spent per answer (the load generator's left out), when accounted.
 /// </summary>
-public sealed record Hold(long Rate, double Seconds, long Planned, long Responses, long Errors, double P99Ms, long Late = 0)
+public sealed record Hold(long Rate, double Seconds, long Planned, long Responses, long Errors, double P99Ms, long Late = 0, double? CpuUsPerRequest = null)
 {
     public const double MaxErrorRate = 0.001;
 

@@ -60,7 +60,8 @@ public static class ReportFileReader
         var capacity = confirmed ?? sustained;
         var capacitySpread = SpreadField(run, confirmed is not null) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
         var p99Spread = Spread.Of(repeats.Select(r => r.P99Ms).OfType<double>().ToList());
-        var cpu = Cpu(run, path, where);
+        // A confirmed cell's CPU per request is the confirming holds' (at the rate judged), else the ramp's.
+        var cpu = (confirmed is null ? null : Number(run, "confirmed_cpu_us_per_request", path, where)) ?? Cpu(run, path, where);
         var cpuSpread = Spread.Of(repeats.Select(r => r.CpuUs).OfType<double>().ToList());
         return new CellFigures
         {

@@ -20,7 +20,9 @@ public static class RunCells
             Confirmed = r.Capacity is not null,
             LowerBound = r.Capacity is { } cap ? cap.LowerBound : r.SloHeldAtPeak,
             P99Ms = Figure.Single(r.Capacity?.ConfirmedP99Ms ?? r.QuantilesMs["p99"]),
-            CpuUsPerRequest = servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
+            CpuUsPerRequest = r.Capacity is { ConfirmedCpuUsPerRequest: { } confirmedCpu } cc
+                ? new Figure(confirmedCpu, Spread.Of(cc.Confirmations.Select(x => x.CpuUsPerRequest).OfType<double>().Append(confirmedCpu).ToList()) ?? Spread.Of(confirmedCpu))
+                : servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
             ErrorRate = r.ErrorRate,
         };
     }).ToList();

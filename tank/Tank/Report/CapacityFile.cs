@@ -16,6 +16,8 @@ public sealed record CapacityFile
 
     public long ConfirmedRps { get; init; }
     public double? ConfirmedP99Ms { get; init; }
+    /// <summary>Median CPU µs per answer (service and servers) over the confirming holds; null when not accounted.</summary>
+    public double? ConfirmedCpuUsPerRequest { get; init; }
     public double ConfirmSeconds { get; init; }
     public IReadOnlyList<HoldRecord> Holds { get; init; } = [];
     /// <summary>Each repetition's confirmed capacity, in order.</summary>
@@ -42,10 +44,12 @@ public sealed record CapacityFile
         var rates = repeats.Select(r => (double)r.ConfirmedRps).ToList();
         var p99s = repeats.Where(r => r.ConfirmedRps > 0 && r.ConfirmedP99Ms is not null).Select(r => r.ConfirmedP99Ms!.Value).ToList();
         var median = MedianOf(rates);
+        var cpu = repeats.Where(r => r.ConfirmedRps > 0 && r.CpuUsPerRequest is not null).Select(r => r.CpuUsPerRequest!.Value).ToList();
         return new CapacityFile
         {
             ConfirmedRps = (long)Math.Round(median),
             ConfirmedP99Ms = median > 0 && p99s.Count > 0 ? Math.Round(MedianOf(p99s), 3) : null,
+            ConfirmedCpuUsPerRequest = cpu.Count > 0 ? Math.Round(MedianOf(cpu), 2) : null,
             ConfirmSeconds = confirmSeconds,
             Holds = holds,
             Repeats = repeats,

@@ -69,7 +69,9 @@ public static class ReportSummary
                 confirmed_rps = r.Capacity?.ConfirmedRps,
                 confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,
                 confirmed_lower_bound = r.Capacity?.LowerBound,
-                repeats = r.Capacity is not { Confirmations.Count: > 1 } rc ? null : rc.Confirmations.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms }),
+                confirmed_cpu_us_per_request = r.Capacity?.ConfirmedCpuUsPerRequest,
+                repeats = r.Capacity is not { Confirmations.Count: > 1 } rc ? null
+                    : rc.Confirmations.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, cpu_us_per_request = x.CpuUsPerRequest }),
                 spread = r.Capacity is not { Confirmations.Count: > 1, ConfirmedSpread: { } sp } ? null : new { confirmed_rps = new { min = sp.Min, max = sp.Max } },
                 capacity = r.Capacity is not { } c ? null : new
                 {
@@ -78,7 +80,8 @@ public static class ReportSummary
                     confirm_seconds = c.ConfirmSeconds,
                     lower_bound = c.LowerBound,
                     holds = c.Holds.Select(h => new { repeat = h.Repeat, rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, late = h.Late, held = h.Held, confirmation = h.Confirmation }),
-                    repeats = c.Repeats.Select(x => new { repeat = x.Repeat, confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, lower_bound = x.LowerBound }),
+                    confirmed_cpu_us_per_request = c.ConfirmedCpuUsPerRequest,
+                    repeats = c.Repeats.Select(x => new { repeat = x.Repeat, confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, lower_bound = x.LowerBound, cpu_us_per_request = x.CpuUsPerRequest }),
                     median = c.Median,
                     spread = c.Spread is not { } spread ? null : new { min = spread.Min, max = spread.Max },
                 },
