@@ -20,7 +20,7 @@ public sealed class RunMonitor : IDisposable
     private readonly ResultSink _sink;
     private readonly ConnectionPool _pool;
     private readonly Stream _phout;
-    private readonly StreamWriter _lateness;
+    private readonly Stream _lateness;
     private readonly StreamWriter _stats;
     private readonly byte[] _line = new byte[PhoutFormat.MaxLineBytes];
     private readonly SortedDictionary<long, SecondStats> _open = [];
@@ -48,7 +48,7 @@ public sealed class RunMonitor : IDisposable
         Directory.CreateDirectory(options.OutDir);
         _phout = new FileStream(Path.Combine(options.OutDir, "phout.log"), FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 20);
         _stats = new StreamWriter(Path.Combine(options.OutDir, "stats.log"), false, new UTF8Encoding(false)) { AutoFlush = false };
-        _lateness = new StreamWriter(Path.Combine(options.OutDir, PhoutFormat.LatenessFile), false, new UTF8Encoding(false), 1 << 16) { AutoFlush = false };
+        _lateness = new FileStream(Path.Combine(options.OutDir, PhoutFormat.LatenessFile), FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
         _plannedPerSecond = options.Plan.CountsPerSecond();
         _startSecond = clock.UnixUs(clock.StartTicks) / 1_000_000;
         _nextSecondToClose = _startSecond;
@@ -70,8 +70,10 @@ public sealed class RunMonitor : IDisposable
     {
         var length = PhoutFormat.Format(record, _line);
         _phout.Write(_line, 0, length);
-        _lateness.Write(record.LatenessUs);
-        _lateness.Write('\n');
+        // Formatted into the phout line's buffer (already written out): no allocation per request.
+        System.Buffers.Text.Utf8Formatter.TryFormat(record.LatenessUs, _line, out var digits);
+        _line[digits] = (byte)'\n';
+        _lateness.Write(_line, 0, digits + 1);
         var second = Math.Max(record.EndUnixUs / 1_000_000, _nextSecondToClose); // a straggler joins the open second
         if (!_open.TryGetValue(second, out var stats)) _open[second] = stats = new SecondStats();
         stats.Add(record.IntervalRealUs, record.NetCode, record.ProtoCode, _options.Autostop.Count > 0 ? record.Tag : null);
