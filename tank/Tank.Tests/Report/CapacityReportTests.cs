@@ -29,12 +29,12 @@ public sealed class CapacityReportTests
     {
         using var dir = new RunDirectory();
         Capacity(1000, 1100, 1050).Write(dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule));
-        Capacity(0).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
+        Capacity(0, 0, 0).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
         Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · confirmed rps |", md);
         Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 (1000–1100) |", md);
-        // One repetition: its own figure; nothing confirmed: a dash.
+        // Nothing confirmed in any repetition: a dash, no range.
         Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · — |", md);
         Assert.Contains("\"confirmed rps\" is the capacity at the SLO by search, then confirmation", md);
         Assert.Contains("held for 15 s", md);

@@ -75,7 +75,7 @@ public static class ReportText
     /// </summary>
     public static string Confirmed(RunAnalysis run) =>
         run.Capacity is not { } c ? ""
-        : c is { Confirmations.Count: > 1, ConfirmedSpread: { } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
+        : c is { Confirmations.Count: > 1, ConfirmedSpread: { Max: > 0 } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
         : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>

@@ -10,7 +10,7 @@ namespace Tank.Report;
 /// </summary>
 public static class SpectrumChart
 {
-    private const int Width = 960, Height = 440, Left = 70, Right = 20, Top = 40, Bottom = 80;
+    private const int Width = 960, Height = 440, Left = 70, Right = 40, Top = 40, Bottom = 80; // room for the last tick's label
     private const double Step = 0.05; // in decades of 1/(1−p)
 
     /// <summary>The decades of 1/(1−p) a run of <paramref name="count"/> requests resolves (at most 5: p99.999).</summary>
