@@ -66,6 +66,9 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
     }
 
+    /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
+    public const int RecoverySeconds = 2;
+
     private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
         new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat, h.Late);
 
@@ -74,8 +77,12 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     {
         var holds = 0;
         var plan = context.Profile.Search(context.Options.SloMs);
+        var overloaded = false;
         return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
+            // A hold far past the knee leaves queues in the service and the server (seen: a held
+            // rate failing right after one); idle a moment so they drain before the next is judged.
+            if (overloaded) context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(RecoverySeconds));
             if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
@@ -87,6 +94,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
                 result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
                 servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
+            overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
                 $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
             return hold;
