@@ -35,6 +35,8 @@ public sealed class BenchProfileTests
         var (quick, full) = (BenchProfile.For(true), BenchProfile.For(false));
         Assert.True(quick.Items < full.Items && quick.AmmoCount < full.AmmoCount && quick.RampSeconds < full.RampSeconds && quick.KvKeys < full.KvKeys);
         Assert.True(quick.Repeats == 1 && full.Repeats == 3 && quick.ConfirmSeconds < full.ConfirmSeconds && full.ConfirmSeconds >= 15);
+        // Holds long enough that one slow second is a third of the judgement, not half of it.
+        Assert.True(full.HoldSeconds >= 3 && quick.HoldSeconds < full.HoldSeconds && full.Search(10).WarmupSeconds >= 1);
         foreach (var p in new[] { quick, full })
         {
             ScheduleParser.Parse(p.ProbeSchedule);
@@ -49,8 +51,7 @@ public sealed class BenchProfileTests
         var note = BenchReport.Note(BenchProfile.For(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3, Seed = 7 });
         Assert.Contains("10000 locations, 50000 items", note);
         Assert.Contains("ammo seed 7", note);
-        Assert.Contains("measured line(1, 1.5·C, 4s) once", note);
-        Assert.Contains("3 holds of 2 s", note);
+        Assert.Contains("measured line(1, 1.5·C, 4s); then the capacity at the SLO once: up to 3 holds", note);
         Assert.Contains("node 0 of a 3-node sharded cluster", note);
         Assert.EndsWith("not a basis for conclusions", note);
     }

@@ -60,6 +60,61 @@ public sealed class CompareCommandTests
         Assert.Equal(CompareCommand.Regressed, Compare(before, apart).Code);
     }
 
+    // Figures shaped like script/bench --quick --repeat 3 --storage tarantool-memtx --scenario
+    // author-read: twice on the same build, then with the database's CPU throttled to a third.
+    [Fact]
+    public void RepeatedConfirmationsOfTheSameBuildAreNoDifferenceAndAThirdOfThemIsWorse()
+    {
+        using var f = new SummaryFixture();
+        var a = f.Report("a", 10, new Cell("tarantool-memtx", "author-read", 14000, 4.0, ConfirmedRps: 6200, Repeats: [5900, 6200, 6400]));
+        var b = f.Report("b", 10, new Cell("tarantool-memtx", "author-read", 9000, 6.5, ConfirmedRps: 5700, Repeats: [5500, 5700, 6300]));
+        var (code, output, _) = Compare(a, b);
+        Assert.Equal(0, code);
+        Assert.Contains("6200 [5900–6400] → 5700 [5500–6300] (−8.1 %)", output);
+
+        var throttled = f.Report("throttled", 10, new Cell("tarantool-memtx", "author-read", 5000, 3.0, ConfirmedRps: 2050, Repeats: [1900, 2050, 2200]));
+        (code, output, _) = Compare(a, throttled);
+        Assert.Equal(CompareCommand.Regressed, code);
+        Assert.Contains("  tarantool-memtx · author-read: capacity (rps @ SLO) 6200 [5900–6400] → 2050 [1900–2200] (−66.9 %) ✗", output);
+    }
+
+    [Fact]
+    public void RampsBesideAConfirmedCapacityDoNotWidenItsSpread()
+    {
+        // Before each repetition was confirmed, the quick ramps' max rps @ SLO (min 0) were the spread, and a 3× drop compared equal.
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("tarantool-memtx", "author-read", 15000, 4.0, ConfirmedRps: 6200, RampRepeats: [0, 14892, 19465]));
+        var after = f.Report("new", 10, new Cell("tarantool-memtx", "author-read", 5000, 3.0, ConfirmedRps: 2000, RampRepeats: [0, 4800, 6100]));
+        Assert.Equal(Tank.Compare.Spread.Of(6200), ReportFileReader.Read(before).Cells[0].Capacity.Spread);
+        var (code, output, _) = Compare(before, after);
+        Assert.Equal(CompareCommand.Regressed, code);
+        Assert.Contains("tarantool-memtx · author-read: capacity (rps @ SLO) 6200 → 2000 (−67.7 %) ✗", output);
+    }
+
+    [Fact]
+    public void AConfirmedCellsCpuPerRequestIsItsConfirmingHoldsWithTheirSpread()
+    {
+        using var f = new SummaryFixture();
+        const string run = "\"storage\": \"postgres\", \"scenario\": \"kv-get\", \"max_sustained_rps\": 900, \"quantiles_ms\": {\"p99\": 1}, " +
+                           "\"cpu\": [{\"process\": \"service\", \"us_per_request\": 300}], \"confirmed_rps\": 1000";
+        string Report(string name, params double[] cpu) => f.Raw(name, $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_cpu_us_per_request\": {SummaryFixture.N(cpu[1])}, " +
+            $"\"repeats\": [{string.Join(", ", cpu.Select(c => $"{{\"confirmed_rps\": 1000, \"cpu_us_per_request\": {SummaryFixture.N(c)}}}"))}]}}]}}");
+        var a = Report("a", 100, 110, 125);
+        var cell = ReportFileReader.Read(a).Cells.Single();
+        Assert.Equal((110.0, new Tank.Compare.Spread(100, 125)), (cell.CpuUsPerRequest!.Value, cell.CpuUsPerRequest.Spread));
+        Assert.Equal(0, Compare(a, Report("b", 118, 124, 131)).Code); // +12.7 %, but the ranges overlap
+        Assert.Equal(CompareCommand.Regressed, Compare(a, Report("c", 150, 160, 170)).Code);
+    }
+
+    [Fact]
+    public void TheP99AtEachRunsOwnConfirmedRateIsNotJudged()
+    {
+        using var f = new SummaryFixture();
+        var before = f.Report("base", 10, new Cell("redis", "kv-get", 9000, 2.0, ConfirmedRps: 9000));
+        var after = f.Report("new", 10, new Cell("redis", "kv-get", 9500, 7.0, ConfirmedRps: 9500));
+        Assert.Equal(0, Compare(before, after).Code);
+    }
+
     [Fact]
     public void ConfirmedCapacityIsPreferredOverMaxRpsAtSlo()
     {

@@ -11,7 +11,7 @@ public sealed class SummaryFixture : IDisposable
     public void Dispose() => Directory.Delete(Root, recursive: true);
 
     public sealed record Cell(string Storage, string Scenario, double Rps, double P99Ms, double? CpuUs = 50, bool HeldAtPeak = false,
-        double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null);
+        double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null, double[]? RampRepeats = null);
 
     /// <summary>A folder <paramref name="name"/> with summary.json of these cells.</summary>
     public string Report(string name, double sloMs, params Cell[] cells)
@@ -33,8 +33,17 @@ public sealed class SummaryFixture : IDisposable
                     : Array.Empty<object>(),
             };
             if (c.ConfirmedRps is { } confirmed) run["confirmed_rps"] = confirmed;
-            if (c.Repeats is { } repeats) run["repeats"] = repeats.Select(r => new { max_sustained_rps = r }).ToArray();
-            if (c.Spread is { } spread) run["spread"] = new { min = spread[0], max = spread[1] };
+            // As tank report writes them: a searched cell's repeats are confirmed rates, a ramp-only cell's max rps @ SLO.
+            if (c.Repeats is { } repeats)
+                run["repeats"] = c.ConfirmedRps is null ? repeats.Select(r => (object)new { max_sustained_rps = r }).ToArray() : repeats.Select(r => (object)new { confirmed_rps = r }).ToArray();
+            if (c.Spread is { } spread)
+                run["spread"] = c.ConfirmedRps is null ? new { min = spread[0], max = spread[1] } : new { confirmed_rps = new { min = spread[0], max = spread[1] } };
+            // Reports before the confirmed repetitions repeated the ramps beside a confirmed rate.
+            if (c.RampRepeats is { } ramps)
+            {
+                run["repeats"] = ramps.Select(r => new { max_sustained_rps = r }).ToArray();
+                run["spread"] = new { min = ramps.Min(), max = ramps.Max() };
+            }
             return run;
         });
         var summary = new Dictionary<string, object?>

@@ -63,6 +63,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         Assert.Equal(0, Cli.Run(["run", yaml, "--load-type", "instances", "--instances", "4",
             "--schedule", "const(4, 600s)", "--out", outDir, "--quiet"]));
         Assert.Equal(40, File.ReadAllLines(Path.Combine(outDir, "phout.log")).Length);
+        Assert.Equal(40, File.ReadAllLines(Path.Combine(outDir, "lateness.log")).Length); // one lateness per phout line
         // Ten minutes of schedule; the 40 requests of the one pass take well under a second here.
         Assert.InRange(clock.Elapsed.TotalSeconds, 0, 60);
     }

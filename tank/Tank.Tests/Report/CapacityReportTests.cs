@@ -8,16 +8,10 @@ public sealed class CapacityReportTests
 {
     private const string Schedule = "const(100, 10s)";
 
-    private static CapacityFile Capacity(long confirmed, params double[] repeats) => new()
-    {
-        ConfirmedRps = confirmed,
-        ConfirmedP99Ms = confirmed > 0 ? 4.2 : null,
-        ConfirmSeconds = 15,
-        Holds = [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)],
-        Repeats = [.. repeats.Select((r, i) => new RepeatRecord(i + 1, r, 3.1, r, $"repeats/{i + 1}"))],
-        Median = repeats.Order().ElementAt(repeats.Length / 2),
-        Spread = new Spread(repeats.Min(), repeats.Max()),
-    };
+    // Each repetition's confirmed rate, as tank bench writes them.
+    private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
+        [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
+        [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
 
     [Fact]
     public void WithoutCapacityJsonTheSummaryIsAsBefore()
@@ -31,28 +25,47 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
-    public void TheSummaryShowsTheMedianWithItsRangeAndTheConfirmedRate()
+    public void TheSummaryShowsTheMedianConfirmedRateWithItsRange()
     {
         using var dir = new RunDirectory();
-        Capacity(950, 1000, 1100, 1050).Write(dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule));
-        Capacity(0, 40).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
+        Capacity(1000, 1100, 1050).Write(dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule));
+        Capacity(0, 0, 0).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
         Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · confirmed rps |", md);
-        Assert.Contains("| postgres | 1050 (1000–1100) · 1.00 · 950 |", md);
-        // One repeat: the ramp's own figure; nothing confirmed: a dash.
+        Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 (1000–1100) |", md);
+        // Nothing confirmed in any repetition: a dash, no range.
         Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · — |", md);
         Assert.Contains("\"confirmed rps\" is the capacity at the SLO by search, then confirmation", md);
         Assert.Contains("held for 15 s", md);
 
         using var summary = JsonDocument.Parse(dir.Read("summary.json"));
         var capacity = summary.RootElement.GetProperty("runs").EnumerateArray().Single(r => r.GetProperty("storage").GetString() == "postgres").GetProperty("capacity");
-        Assert.Equal(950, capacity.GetProperty("confirmed_rps").GetInt64());
+        Assert.Equal(1050, capacity.GetProperty("confirmed_rps").GetInt64());
         Assert.Equal(4.2, capacity.GetProperty("confirmed_p99_ms").GetDouble());
-        Assert.Equal([1000.0, 1100, 1050], capacity.GetProperty("repeats").EnumerateArray().Select(e => e.GetDouble()));
+        Assert.Equal([1000L, 1100, 1050], capacity.GetProperty("repeats").EnumerateArray().Select(e => e.GetProperty("confirmed_rps").GetInt64()));
         Assert.Equal(1050, capacity.GetProperty("median").GetDouble());
         Assert.Equal((1000.0, 1100.0), (capacity.GetProperty("spread").GetProperty("min").GetDouble(), capacity.GetProperty("spread").GetProperty("max").GetDouble()));
+        // What compare reads: the median and the repetitions' confirmed rates as its spread.
+        var cell = Tank.Compare.ReportFileReader.Read(dir.Path).Cells.Single(c => c.Storage == "postgres");
+        Assert.Equal((1050.0, new Tank.Compare.Spread(1000, 1100)), (cell.Capacity.Value, cell.Capacity.Spread));
         Assert.Equal((15.0, true), (capacity.GetProperty("holds")[1].GetProperty("seconds").GetDouble(), capacity.GetProperty("holds")[1].GetProperty("confirmation").GetBoolean()));
+    }
+
+    [Fact]
+    public void AnOlderCapacityJsonWhoseRepeatsWereRampsGivesTheConfirmedRateNoSpread()
+    {
+        using var dir = new RunDirectory();
+        var path = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        File.WriteAllText(Path.Combine(path, "capacity.json"), """
+            {"confirmed_rps": 6669, "confirmed_p99_ms": 4.2, "confirm_seconds": 15, "holds": [],
+             "repeats": [{"repeat": 1, "max_rps_at_slo": 0, "p99_ms": 3}, {"repeat": 2, "max_rps_at_slo": 19465, "p99_ms": 3}],
+             "median": 9732, "spread": {"min": 0, "max": 19465}}
+            """);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        Assert.Contains("| postgres | ≥ 100 · 1.00 · 6669 |", dir.Read("report.md"));
+        var cell = Tank.Compare.ReportFileReader.Read(dir.Path).Cells.Single();
+        Assert.Equal((6669.0, Tank.Compare.Spread.Of(6669)), (cell.Capacity.Value, cell.Capacity.Spread));
     }
 
     [Fact]
@@ -60,9 +73,9 @@ public sealed class CapacityReportTests
     {
         using var dir = new RunDirectory();
         var path = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
-        Capacity(950, 1000, 1100, 1050).Write(path);
+        Capacity(1000, 1100, 1050).Write(path);
         var read = CapacityFile.TryRead(path)!;
-        Assert.Equal((950L, 4.2, 3, 2, 1050.0), (read.ConfirmedRps, read.ConfirmedP99Ms, read.Repeats.Count, read.Holds.Count, read.Median));
-        Assert.Contains("\"confirmed_rps\": 950", File.ReadAllText(Path.Combine(path, "capacity.json")));
+        Assert.Equal((1050L, 4.2, 3, 2, 1050.0, 110.0), (read.ConfirmedRps, read.ConfirmedP99Ms, read.Repeats.Count, read.Holds.Count, read.Median, read.ConfirmedCpuUsPerRequest));
+        Assert.Contains("\"confirmed_rps\": 1050", File.ReadAllText(Path.Combine(path, "capacity.json")));
     }
 }

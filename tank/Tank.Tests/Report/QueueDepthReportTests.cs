@@ -46,7 +46,7 @@ public sealed class QueueDepthReportTests
         Assert.Equal("—", ReportText.QueueDepth(runs.Single(r => r.Storage == "postgres")));
 
         var md = dir.Read("report.md");
-        Assert.Contains($"| send late p99 | {ReportText.QueueDepthColumn} |", md);
+        Assert.Contains($"| dropped | {ReportText.QueueDepthColumn} |", md);
         Assert.Contains("| 123456 → 789 (prefilled 123000) |", md);
         Assert.Contains("| — |", md);
         Assert.DoesNotContain("Warning", md);

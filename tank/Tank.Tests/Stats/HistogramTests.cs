@@ -20,6 +20,17 @@ public sealed class HistogramTests
     }
 
     [Fact]
+    public void CountAboveCountsTheValuesPastAThreshold()
+    {
+        var histogram = new Histogram();
+        foreach (var us in new long[] { 100, 5_000, 9_000, 10_000, 10_500, 30_000, 2_000_000 }) histogram.Record(us);
+        Assert.Equal(3, histogram.CountAbove(10_000));
+        Assert.Equal(0, histogram.CountAbove(2_000_000));
+        Assert.Equal(7, histogram.CountAbove(0));
+        Assert.Equal(0, new Histogram().CountAbove(1));
+    }
+
+    [Fact]
     public void PercentilesOfAUniformSpreadAreWithinOnePercent()
     {
         var histogram = new Histogram();

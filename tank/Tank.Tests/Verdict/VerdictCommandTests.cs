@@ -135,9 +135,23 @@ public sealed class VerdictCommandTests
         run.Run("redis", "kv-get", 10, _ => 100, _ => 1, schedule: "const(100, 10s)");
         ReportBuilder.Build(run.Path, 10);
         var md = run.Read("report.md");
-        Assert.Contains("## Verdict", md);
-        Assert.Contains("Which architectures hold 150 requests/s at p99 ≤ 10.0 ms in kv-get?", md);
+        // The report opens with it: before the summary.
+        Assert.True(md.IndexOf("## Verdict", StringComparison.Ordinal) is > 0 and var v && v < md.IndexOf("## Summary", StringComparison.Ordinal));
+        // Half the best (300) is 150; the round rate at or below it is 100, which redis just holds.
+        Assert.Contains("Which architectures hold 100 requests/s at p99 ≤ 10.0 ms in kv-get?", md);
         Assert.Contains("**Qualifies: postgres", md);
-        Assert.Contains("<h2>Verdict</h2>", run.Read("report.html"));
+        Assert.Contains("tank verdict <this report folder> --slo-ms S --rate R", md);
+        var html = run.Read("report.html");
+        Assert.True(html.IndexOf("<h2>Verdict</h2>", StringComparison.Ordinal) is > 0 and var h && h < html.IndexOf("<h2>Summary</h2>", StringComparison.Ordinal));
     }
+
+    [Theory]
+    [InlineData(150, 100)]
+    [InlineData(9_700, 5_000)]
+    [InlineData(4_999, 2_000)]
+    [InlineData(2_000, 2_000)]
+    [InlineData(1.5, 1)]
+    [InlineData(0.2, 1)]
+    public void TheReportsTargetIsARoundRate(double halfTheBest, double rate) =>
+        Assert.Equal(rate, Tank.Verdicts.VerdictSection.RoundRate(halfTheBest));
 }

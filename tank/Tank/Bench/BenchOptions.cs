@@ -13,7 +13,7 @@ public sealed record BenchOptions
     public bool CrossCheck { get; init; }
     /// <summary>0: no cluster runs.</summary>
     public int ClusterNodes { get; init; }
-    /// <summary>How often each cell's ramp runs; null: the profile's (3, or 1 with --quick).</summary>
+    /// <summary>How often each cell's capacity search and confirmation run; null: the profile's (3, or 1 with --quick).</summary>
     public int? Repeat { get; init; }
     /// <summary>A YCSB workload: the matrix becomes that workload on every architecture with authors or key-value pairs.</summary>
     public string? Workload { get; init; }

@@ -23,7 +23,7 @@ public sealed record BenchProfile
     public required int ClusterWarmupSeconds { get; init; }
     /// <summary>The runner loops over the file when a schedule needs more.</summary>
     public required long AmmoCount { get; init; }
-    /// <summary>How often the measured ramp runs per cell (--repeat overrides it).</summary>
+    /// <summary>How often each cell's capacity search and confirmation run after its one ramp (--repeat overrides it).</summary>
     public required int Repeats { get; init; }
     /// <summary>The capacity search after the ramps: bisecting holds, then a longer confirmation.</summary>
     public required int SearchSteps { get; init; }
@@ -54,9 +54,9 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 40 cells (22 author/item, 18 queue) of about 60 s each (probe 3 s, warm-up 4 s, three
-    // ramps of 8 s, four holds of 2 s, a 15 s confirmation, about 6 s of preparations) keep the
-    // default run within 45 minutes.
+    // 40 cells (22 author/item, 18 queue) of about 115 s each (probe 3 s, warm-up 4 s, a ramp of
+    // 8 s, then three searches of four 3-s holds and a 15-s confirmation, each hold after 1 s of
+    // unrecorded warm-up at its rate, about 6 s of preparations): about 75 minutes.
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
@@ -67,7 +67,7 @@ public sealed record BenchProfile
         RampSeconds = 8,
         Repeats = 3,
         SearchSteps = 4,
-        HoldSeconds = 2,
+        HoldSeconds = 3,
         ConfirmSeconds = 15,
         PrefillSchedule = "const(1000, 5s)",
         PrefillCount = 5_000,
@@ -93,5 +93,8 @@ public sealed record BenchProfile
     /// <summary>Messages a constant hold takes, plus 20 %.</summary>
     public static long QueueReadsNeeded(long rate, int seconds) => rate * seconds * 12 / 10 + 1000;
 
-    public SearchPlan Search(double sloMs) => new(SearchSteps, HoldSeconds, ConfirmSeconds, sloMs);
+    /// <summary>Unrecorded seconds at a hold's rate before it is measured (the previous hold's backlog drains).</summary>
+    public int HoldWarmupSeconds { get; init; } = 1;
+
+    public SearchPlan Search(double sloMs) => new(SearchSteps, HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds);
 }

@@ -5,8 +5,12 @@ namespace Tank.Bench;
 /// is (its seconds pass by, each too short to show a queue building up); here each candidate rate
 /// is held constant: the first at the ramp's estimate (when there is one), then bisection between
 /// the highest rate that held and the lowest that did not, starting from 0 and the range's top.
-/// The best rate is then held for longer; if that fails, 10 % lower once more. The measure
-/// function runs one hold; the search is pure logic (tested against a fake one).
+/// A failure that contradicts what is known (at or below a rate that already held, the ramp's
+/// estimate included: it held that rate for seconds) or only just missed
+/// (<see cref="Hold.Borderline"/>) is held once more before it lowers the top: on shared cores one
+/// noisy second must not cap the search far below the knee. The best rate is then held for
+/// longer; if that fails, 10 % lower once more. The measure function runs one hold; the search is
+/// pure logic (tested against a fake one).
 /// </summary>
 public static class CapacitySearch
 {
@@ -14,20 +18,27 @@ public static class CapacitySearch
     {
         var holds = new List<Hold>();
         long good = 0, bad = Math.Max(1, top);
-        bool Try(long rate)
+        var failed = false;
+        // A ramp whose SLO held only in its first seconds suggests nothing worth a hold.
+        var usable = hint is { } h && h >= bad / 10 && h < bad;
+        var known = usable ? hint!.Value : 0L;
+        void Try(long rate)
         {
             var hold = measure(rate, plan.HoldSeconds);
             holds.Add(hold);
+            if (!hold.Held(plan.SloMs) && (rate <= Math.Max(good, known) || hold.Borderline(plan.SloMs)))
+            {
+                hold = measure(rate, plan.HoldSeconds);
+                holds.Add(hold);
+            }
             if (hold.Held(plan.SloMs)) good = Math.Max(good, rate);
-            else bad = Math.Min(bad, rate);
-            return hold.Held(plan.SloMs);
+            else (bad, failed) = (Math.Min(bad, rate), true);
         }
 
         var steps = plan.Steps;
-        // A ramp whose SLO held only in its first seconds suggests nothing worth a hold.
-        if (hint is { } h && h >= bad / 10 && h < bad && steps > 0)
+        if (usable && steps > 0)
         {
-            Try(hint.Value);
+            Try(known);
             steps--;
         }
         for (var i = 0; i < steps && bad - good > Math.Max(1, bad / 100); i++)
@@ -38,7 +49,7 @@ public static class CapacitySearch
         {
             var hold = measure(rate, plan.ConfirmSeconds);
             confirmations.Add(hold);
-            if (hold.Held(plan.SloMs)) return new SearchResult(holds, confirmations, rate, hold);
+            if (hold.Held(plan.SloMs)) return new SearchResult(holds, confirmations, rate, hold) { NeverFailed = !failed && confirmations.Count == 1 };
         }
         return new SearchResult(holds, confirmations, 0, confirmations.LastOrDefault());
     }

@@ -10,8 +10,8 @@ namespace Tank.Bench;
 /// messages to take put in place; the servers settled; a closed-model probe for the capacity C;
 /// then, in one runner, the unrecorded warm-up line(1, C) and the measured ramp line(1, 1.5·C),
 /// with the service's /metrics saved right before and after, and a queue's depth before and after;
-/// the ramp again for each further repeat (kept under repeats/, outside the report's runs/); then
-/// the capacity at the SLO by constant-rate holds and a longer confirmation (capacity.json).
+/// then, once per repetition, the capacity at the SLO by constant-rate holds and a longer
+/// confirmation (capacity.json: each repetition's confirmed rate, their median and min–max).
 /// </summary>
 public sealed class CellRunner(BenchContext context, BenchSteps steps)
 {
@@ -32,79 +32,76 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var ammo = RunInputs.LoadAmmo(Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = ammoFile });
         var capacity = steps.Probe(ammoFile, ammo, target, work, label, Path.Combine(outDir, "probe"));
         BenchLog.Write($"{label}: probe {capacity} rps ({profile.ProbeInstances} instances); warm-up {profile.Warmup(capacity)}; measured {profile.Ramp(capacity)}" +
-            (profile.Repeats > 1 ? $", {profile.Repeats} times" : ""));
+            (profile.Repeats > 1 ? $"; then {profile.Repeats} capacity searches" : ""));
 
+        if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity));
+        long? depthStart = api == BenchApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
+        target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-before.txt"));
+        Shooter.Fire(new Shot
+        {
+            Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = outDir,
+            Schedule = profile.Ramp(capacity), Warmup = profile.Warmup(capacity), Storage = cell.Storage, Scenario = cell.Name,
+            Durability = context.Durability(cell.Storage), Cpu = target.Cpu, Nodes = target.Nodes, Label = label,
+        }, context.Cancel);
+        target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-after.txt"));
+        if (depthStart is { } start) WriteQueueDepth(cell, target, outDir, label, start, prefilled);
+        var ramp = PhoutAnalyzer.Analyze(Path.Combine(outDir, "phout.log"), cell.Storage, cell.Name, RunMeta.TryRead(Path.Combine(outDir, "meta.json")), context.Options.SloMs);
+
+        // Each repetition is a whole search and confirmation, so the run-to-run spread compare
+        // judges is the spread of confirmed capacities, not of quick ramps (whose worst second can be 0).
         var repeats = new List<RepeatRecord>();
+        var holds = new List<HoldRecord>();
+        long? hint = ramp.MaxSustainedRps > 0 ? (long)ramp.MaxSustainedRps : null;
         for (var repeat = 1; repeat <= profile.Repeats; repeat++)
         {
-            var first = repeat == 1;
-            var dir = first ? outDir : Path.Combine(context.RunDir, "repeats", Path.GetRelativePath("runs", cell.RelativeDir), repeat.ToString(System.Globalization.CultureInfo.InvariantCulture));
-            Directory.CreateDirectory(dir);
-            if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity, warmup: first));
-            long? depthStart = first && api == BenchApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
-            if (first) target.Client.ScrapeMetrics(Path.Combine(dir, "metrics-before.txt"));
-            // Later repeats follow the previous ramp at once: the service is warm.
-            Shooter.Fire(new Shot
-            {
-                Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = dir,
-                Schedule = profile.Ramp(capacity), Warmup = first ? profile.Warmup(capacity) : null, Storage = cell.Storage, Scenario = cell.Name,
-                Durability = context.Durability(cell.Storage), Cpu = target.Cpu, Nodes = target.Nodes,
-                Label = profile.Repeats > 1 ? $"{label} ramp {repeat}/{profile.Repeats}" : label,
-            }, context.Cancel);
-            if (first) target.Client.ScrapeMetrics(Path.Combine(dir, "metrics-after.txt"));
-            if (depthStart is { } start) WriteQueueDepth(cell, target, dir, label, start, prefilled);
-            var run = PhoutAnalyzer.Analyze(Path.Combine(dir, "phout.log"), cell.Storage, cell.Name, RunMeta.TryRead(Path.Combine(dir, "meta.json")), context.Options.SloMs);
-            repeats.Add(new RepeatRecord(repeat, run.MaxSustainedRps, Math.Round(run.QuantilesMs["p99"], 3), Math.Round(run.AchievedRps, 1), Path.GetRelativePath(context.RunDir, dir)));
+            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint);
+            repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
+                search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
+            holds.AddRange(search.Holds.Select(h => Record(h, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, true, repeat))));
+            // The next repetition starts where this one confirmed: fewer holds spent far from the knee.
+            if (search.ConfirmedRps > 0) hint = search.ConfirmedRps;
         }
-
-        var search = Search(cell, target, ammoFile, ammo, work, label, capacity, repeats);
-        Capacity(search, profile, repeats, context.Options.SloMs).Write(outDir);
-        BenchLog.Write($"{label}: max rps @ SLO {string.Join(", ", repeats.Select(r => r.MaxRpsAtSlo))}; " +
-            (search.ConfirmedRps > 0 ? $"confirmed {search.ConfirmedRps} rps (p99 {search.Confirmation!.P99Ms:F2} ms over {profile.ConfirmSeconds} s)" : "no rate held the SLO for the confirmation"));
+        CapacityFile.Of(repeats, holds, profile.ConfirmSeconds).Write(outDir);
+        BenchLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
+            string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
     }
 
-    // Holds right after the ramps, on the warm service; the ramps' median suggests where to start.
-    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, Workspace work, string label, long capacity, List<RepeatRecord> repeats)
+    /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
+    public const int RecoverySeconds = 2;
+
+    private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
+        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat, h.Late);
+
+    // Holds right after the ramp (or the previous search), on the warm service.
+    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint)
     {
-        var hint = (long)Median(repeats.Select(r => r.MaxRpsAtSlo));
         var holds = 0;
-        return CapacitySearch.Run(context.Profile.Search(context.Options.SloMs), context.Profile.RampTop(capacity), hint > 0 ? hint : null, (rate, seconds) =>
+        var plan = context.Profile.Search(context.Options.SloMs);
+        var overloaded = false;
+        return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
-            if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds));
+            // A hold far past the knee leaves queues in the service and the server (seen: a held
+            // rate failing right after one); idle a moment so they drain before the next is judged.
+            if (overloaded) context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(RecoverySeconds));
+            if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
-                Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = work[$"hold-{++holds}"],
+                Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
+                Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
             }, context.Cancel);
-            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.IntervalReal.Percentile(99) / 1000.0);
-            BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms, errors {hold.Errors}/{hold.Responses}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
+            var servers = result.Cpu.Where(c => c.Name != "tank").ToList();
+            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
+                result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
+                servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
+            overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
+            BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
+                $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
             return hold;
         });
     }
 
-    private static CapacityFile Capacity(SearchResult search, BenchProfile profile, List<RepeatRecord> repeats, double sloMs)
-    {
-        var values = repeats.Select(r => r.MaxRpsAtSlo).ToList();
-        HoldRecord Record(Hold h, bool confirmation) =>
-            new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(sloMs), confirmation);
-        return new CapacityFile
-        {
-            ConfirmedRps = search.ConfirmedRps,
-            ConfirmedP99Ms = search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null,
-            ConfirmSeconds = profile.ConfirmSeconds,
-            Holds = [.. search.Holds.Select(h => Record(h, false)), .. search.Confirmations.Select(h => Record(h, true))],
-            Repeats = repeats,
-            Median = Median(values),
-            Spread = values.Count == 0 ? null : new Spread(values.Min(), values.Max()),
-        };
-    }
-
-    public static double Median(IEnumerable<double> values)
-    {
-        var sorted = values.Order().ToList();
-        if (sorted.Count == 0) return 0;
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
+    public static double Median(IEnumerable<double> values) => CapacityFile.MedianOf(values);
 
     private static void WriteQueueDepth(BenchCell cell, BenchTarget target, string dir, string label, long start, long prefilled)
     {

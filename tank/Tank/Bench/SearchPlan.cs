@@ -3,6 +3,8 @@ namespace Tank.Bench;
 /// <summary>
 /// How the capacity at the SLO is searched: <see cref="Steps"/> holds of <see cref="HoldSeconds"/>
 /// each, bisecting between 0 and the top of the range, then a confirmation hold of
-/// <see cref="ConfirmSeconds"/> at the rate found (once more 10 % lower if that fails).
+/// <see cref="ConfirmSeconds"/> at the rate found (once more 10 % lower if that fails). Each hold
+/// is preceded by <see cref="WarmupSeconds"/> at its rate, unrecorded, so the previous hold's
+/// backlog drains before anything is judged.
 /// </summary>
-public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, double SloMs);
+public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, double SloMs, int WarmupSeconds = 1);

@@ -20,7 +20,7 @@ public sealed class BenchCommand : Command
     private readonly Option<bool> _crossCheck = TankOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
     private readonly Option<long> _cluster = TankOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
         ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
-    private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's measured ramp N times; the summary gets each repeat, their median and min–max (default 3, with --quick 1)",
+    private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's capacity search and confirmation N times; the summary gets each confirmed rate, their median and min–max (default 3, with --quick 1)",
         ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
     private readonly Option<string?> _workload = TankOption.Create<string?>("--workload", "A YCSB workload (ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f) on every architecture with authors or key-value pairs, instead of the scenarios",
         ValueParsers.OneOf(Ammo.Workloads.YcsbWorkloads.Names), "name");

@@ -4,8 +4,10 @@ namespace Tank.Compare;
 /// Compares two reports cell by cell. A figure changed only when the change is beyond
 /// <c>threshold</c> % of BASE's value <em>and</em> beyond the runs' spread: the min–max of BASE's
 /// repeats and of NEW's do not overlap (with single runs the spreads are the values themselves, so
-/// only the threshold decides). A capacity that fell where NEW's SLO still held at its ramp's top is
-/// no difference: NEW's figure is then a lower bound, not a limit.
+/// only the threshold decides). A confirmed capacity's spread is that of its repetitions' confirmed
+/// rates. A capacity that fell where NEW's figure is a lower bound (the SLO still held at its ramp's
+/// top, or no hold of its search failed) is no difference. Between confirmed cells the p99 is shown
+/// but not judged: each is measured at its own run's confirmed rate.
 /// </summary>
 public static class ReportComparer
 {
@@ -29,6 +31,10 @@ public static class ReportComparer
         var n = newCell is null ? null : metric.Of(newCell);
         if (b is null || n is null)
             return new(metric, b, n, null, Judgement.NotMeasured, baseCell is null ? "only in NEW" : newCell is null ? "only in BASE" : "not recorded in one report");
+        // Each run's p99 at its own confirmed rate is within the SLO by construction; a latency
+        // regression shows as less capacity at the SLO, so that p99 is shown, not judged.
+        if (metric == Metric.P99 && baseCell!.Confirmed && newCell!.Confirmed)
+            return new(metric, b, n, null, Judgement.NoDifference, "p99 at each run's own confirmed rate: shown, not judged");
         var change = b.Value == 0 ? (n.Value == 0 ? 0 : double.PositiveInfinity * Math.Sign(n.Value)) : (n.Value - b.Value) / Math.Abs(b.Value) * 100;
         if (Math.Abs(change) <= thresholdPercent) return new(metric, b, n, change, Judgement.NoDifference, $"within ±{MetricChange.N(thresholdPercent)} %");
         if (b.Spread.Overlaps(n.Spread)) return new(metric, b, n, change, Judgement.NoDifference, "inside the runs' spread");

@@ -5,9 +5,12 @@ namespace Tank.Compare;
 /// <summary>
 /// Reads summary.json as <c>tank report</c> writes it: <c>slo_ms</c> and <c>runs[]</c> with
 /// storage, scenario, max_sustained_rps, slo_held_at_peak, quantiles_ms.p99, error_rate and cpu[].
-/// Repeated runs, when the report has them, are used instead: <c>confirmed_rps</c> as the capacity,
-/// <c>repeats</c> (numbers, or objects with a rate and optionally a p99 and CPU per request) and
-/// <c>spread</c> (<c>{min, max}</c> or <c>[min, max]</c> of the capacity) as its min–max.
+/// Repeated runs, when the report has them, are used instead: <c>confirmed_rps</c> (the median of
+/// the repetitions' confirmed rates) as the capacity, with <c>repeats[].confirmed_rps</c> or
+/// <c>spread.confirmed_rps</c> as its min–max (a confirmed capacity takes no other spread: ramps'
+/// figures are not confirmations); without a confirmed rate, <c>repeats</c> (numbers, or objects
+/// with a rate and optionally a p99 and CPU per request) and <c>spread</c> (<c>{min, max}</c> or
+/// <c>[min, max]</c>) of max rps @ SLO.
 /// Today's fields missing or of the wrong type are bad input naming the file and the field; the
 /// repeated-run fields in a shape not recognised are left out.
 /// </summary>
@@ -53,11 +56,12 @@ public static class ReportFileReader
         var p99 = run.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object
             ? Number(q, "p99", path, $"{where}.quantiles_ms") ?? throw Bad(path, $"{where}.quantiles_ms.p99", "is missing")
             : throw Bad(path, $"{where}.quantiles_ms", "is missing");
-        var repeats = Repeats(run, path, where);
+        var repeats = Repeats(run, path, where, confirmed is not null);
         var capacity = confirmed ?? sustained;
-        var capacitySpread = SpreadField(run) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
+        var capacitySpread = SpreadField(run, confirmed is not null) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
         var p99Spread = Spread.Of(repeats.Select(r => r.P99Ms).OfType<double>().ToList());
-        var cpu = Cpu(run, path, where);
+        // A confirmed cell's CPU per request is the confirming holds' (at the rate judged), else the ramp's.
+        var cpu = (confirmed is null ? null : Number(run, "confirmed_cpu_us_per_request", path, where)) ?? Cpu(run, path, where);
         var cpuSpread = Spread.Of(repeats.Select(r => r.CpuUs).OfType<double>().ToList());
         return new CellFigures
         {
@@ -65,7 +69,8 @@ public static class ReportFileReader
             Scenario = scenario,
             Capacity = new Figure(capacity, Widen(capacitySpread, capacity)),
             Confirmed = confirmed is not null,
-            LowerBound = run.TryGetProperty("slo_held_at_peak", out var held) && held.ValueKind == JsonValueKind.True,
+            // A confirmed capacity is a lower bound only when no hold of its search failed; the ramp's top says nothing about it.
+            LowerBound = run.TryGetProperty(confirmed is null ? "slo_held_at_peak" : "confirmed_lower_bound", out var held) && held.ValueKind == JsonValueKind.True,
             P99Ms = new Figure(p99, Widen(p99Spread, p99)),
             CpuUsPerRequest = cpu is { } c ? new Figure(c, Widen(cpuSpread, c)) : null,
             ErrorRate = Number(run, "error_rate", path, where) ?? 0,
@@ -88,15 +93,18 @@ public static class ReportFileReader
 
     // The repeated-run fields are another tool's, still settling: shapes not recognised are left
     // out (the single-run figures remain), so a newer report never fails an older compare.
-    private static List<(double? Rps, double? P99Ms, double? CpuUs)> Repeats(JsonElement run, string path, string where)
+    // With a confirmed capacity only confirmed repeats count: older reports repeated the ramps, whose
+    // "max rps @ SLO" (0 in a bad second) is no spread of a confirmed rate.
+    private static List<(double? Rps, double? P99Ms, double? CpuUs)> Repeats(JsonElement run, string path, string where, bool confirmed)
     {
         if (!run.TryGetProperty("repeats", out var repeats) || repeats.ValueKind != JsonValueKind.Array) return [];
         return repeats.EnumerateArray().Select((r, i) =>
         {
             var at = $"{where}.repeats[{i}]";
-            if (r.ValueKind == JsonValueKind.Number) return (r.GetDouble(), (double?)null, (double?)null);
+            if (r.ValueKind == JsonValueKind.Number) return (confirmed ? null : r.GetDouble(), (double?)null, (double?)null);
             if (r.ValueKind != JsonValueKind.Object) return (null, null, null);
-            var rps = Number(r, "confirmed_rps", path, at) ?? Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at);
+            var rps = Number(r, "confirmed_rps", path, at) ?? (confirmed ? null : Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at));
+            if (confirmed && rps is null) return (null, null, null);
             var p99 = Number(r, "p99_ms", path, at)
                       ?? (r.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object ? Number(q, "p99", path, $"{at}.quantiles_ms") : null);
             var cpu = Number(r, "cpu_us_per_request", path, at) ?? Cpu(r, path, at);
@@ -105,12 +113,12 @@ public static class ReportFileReader
     }
 
     /// <summary><c>spread</c> of the capacity: <c>{min, max}</c>, <c>[min, max]</c>, or an object holding one under rps, capacity or confirmed_rps.</summary>
-    private static Spread? SpreadField(JsonElement run)
+    private static Spread? SpreadField(JsonElement run, bool confirmed)
     {
         if (!run.TryGetProperty("spread", out var spread)) return null;
-        if (MinMax(spread) is { } direct) return direct;
+        if (!confirmed && MinMax(spread) is { } direct) return direct;
         if (spread.ValueKind != JsonValueKind.Object) return null;
-        foreach (var name in new[] { "confirmed_rps", "rps", "capacity", "max_sustained_rps" })
+        foreach (var name in confirmed ? ["confirmed_rps"] : new[] { "rps", "capacity", "max_sustained_rps" })
             if (spread.TryGetProperty(name, out var inner) && MinMax(inner) is { } nested) return nested;
         return null;
     }

@@ -12,12 +12,17 @@ public static class RunCells
         {
             Storage = r.Storage,
             Scenario = r.Scenario,
-            // A searched cell's capacity is its confirmed rate (0 when none held), at the confirming hold's p99.
-            Capacity = Figure.Single(r.Capacity is { } c ? c.ConfirmedRps : r.MaxSustainedRps),
+            // A searched cell's capacity is its median confirmed rate (0 when none held) with the
+            // repetitions' min–max, at the confirming holds' p99.
+            Capacity = r.Capacity is { } c
+                ? new Figure(c.ConfirmedRps, c.ConfirmedSpread is { } s ? new Spread(Math.Min(s.Min, c.ConfirmedRps), Math.Max(s.Max, c.ConfirmedRps)) : Spread.Of(c.ConfirmedRps))
+                : Figure.Single(r.MaxSustainedRps),
             Confirmed = r.Capacity is not null,
-            LowerBound = r.Capacity is null && r.SloHeldAtPeak,
+            LowerBound = r.Capacity is { } cap ? cap.LowerBound : r.SloHeldAtPeak,
             P99Ms = Figure.Single(r.Capacity?.ConfirmedP99Ms ?? r.QuantilesMs["p99"]),
-            CpuUsPerRequest = servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
+            CpuUsPerRequest = r.Capacity is { ConfirmedCpuUsPerRequest: { } confirmedCpu } cc
+                ? new Figure(confirmedCpu, Spread.Of(cc.Confirmations.Select(x => x.CpuUsPerRequest).OfType<double>().Append(confirmedCpu).ToList()) ?? Spread.Of(confirmedCpu))
+                : servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
             ErrorRate = r.ErrorRate,
         };
     }).ToList();

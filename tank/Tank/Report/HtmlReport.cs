@@ -8,7 +8,7 @@ public static class HtmlReport
 {
     public static string Render(ReportInput input, IReadOnlyList<RunAnalysis> runs, double sloMs, DateTimeOffset generated,
         string comparisonSvg, IReadOnlyDictionary<string, string> runSvgs, IReadOnlyList<CrossCheck> crossChecks,
-        IReadOnlyDictionary<string, string> scenarioSvgs)
+        IReadOnlyDictionary<string, string> scenarioSvgs, IReadOnlyDictionary<string, string> spectrumSvgs)
     {
         var html = new StringBuilder();
         html.AppendLine("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
@@ -25,15 +25,17 @@ public static class HtmlReport
             foreach (var warning in warnings) html.AppendLine($"<li>{Enc(warning)}</li>");
             html.AppendLine("</ul></div>");
         }
+        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Summary</h2>");
         var (header, rows) = ReportText.Summary(runs);
         Table(html, header, rows);
         html.AppendLine($"<p>{Enc(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).Replace("`", "")}</p>");
         html.AppendLine(comparisonSvg);
-        html.Append(Verdicts.VerdictSection.Html(runs, sloMs));
         html.AppendLine("<h2>Latency against throughput</h2><p>Each point is one second of a run: the rate answered in it and its p99 (dots, solid) " +
                         "and p50 (dashed). Further right before the curve rises past the SLO line is better.</p>");
         foreach (var svg in scenarioSvgs.Values) html.AppendLine(svg);
+        html.AppendLine($"<h2>Latency spectrum</h2><p>{Enc(ReportSections.SpectrumMethod)}</p>");
+        foreach (var svg in spectrumSvgs.Values) html.AppendLine(svg);
         html.AppendLine("<h2>Where the CPU went</h2>");
         var cpuRows = ReportSections.CpuRows(runs);
         if (cpuRows.Count == 0) html.AppendLine("<p>Not recorded (the runs' meta.json hold no CPU figures).</p>");

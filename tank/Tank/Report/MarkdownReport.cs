@@ -17,15 +17,17 @@ public static class MarkdownReport
             foreach (var warning in warnings) md.AppendLine($"> - {warning}");
             md.AppendLine();
         }
+        md.Append(Verdicts.VerdictSection.Markdown(runs, sloMs));
         md.AppendLine("## Summary").AppendLine();
         var (header, rows) = ReportText.Summary(runs);
         Table(md, header, rows);
         md.AppendLine().AppendLine(ReportText.Method(sloMs) + ReportText.CapacityMethod(runs)).AppendLine();
         md.AppendLine("![architectures compared](charts/comparison.svg)").AppendLine();
-        md.Append(Verdicts.VerdictSection.Markdown(runs, sloMs));
         md.AppendLine("## Latency against throughput").AppendLine();
         md.AppendLine("Each point is one second of a run: the rate answered in it and its p99 (dots, solid) and p50 (dashed). Further right before the curve rises past the SLO line is better.").AppendLine();
         foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario}](charts/latency-throughput-{scenario}.svg)").AppendLine();
+        md.AppendLine("## Latency spectrum").AppendLine().AppendLine(ReportSections.SpectrumMethod).AppendLine();
+        foreach (var scenario in scenarioCharts) md.AppendLine($"![{scenario} spectrum](charts/spectrum-{scenario}.svg)").AppendLine();
         md.AppendLine("## Where the CPU went").AppendLine();
         var cpuRows = ReportSections.CpuRows(runs);
         if (cpuRows.Count == 0) md.AppendLine("Not recorded (the runs' meta.json hold no CPU figures; pass `tank run --cpu name=pid`).");

@@ -6,7 +6,11 @@ namespace Tank.Report;
 
 /// <summary>
 /// Reads a phout.log (streaming, byte-level: runs have millions of lines) and computes the
-/// report's numbers. Seconds are bucketed by when the response completed, as Tank does.
+/// report's numbers. Seconds are bucketed by when the response completed, as Tank does. With
+/// lateness.log beside it (tank run writes one), every latency counts from the request's intended
+/// send time — its send lateness plus interval_real — so a runner that fell behind its schedule
+/// cannot hide the queue it met (coordinated omission); interval_real alone is kept as the
+/// actual-send quantiles.
 /// </summary>
 public static class PhoutAnalyzer
 {
@@ -19,6 +23,11 @@ public static class PhoutAnalyzer
     public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
     {
         var overall = new Histogram();
+        var actual = new Histogram();
+        var latenessPath = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(phoutPath))!, Runner.PhoutFormat.LatenessFile);
+        using var lateness = File.Exists(latenessPath) ? new StreamReader(latenessPath) : null;
+        long late = 0;
+        var lateUs = (long)(sloMs * 1000);
         var spectrum = new LatencySpectrum();
         var operations = new OperationSplit();
         var perSecond = new SortedDictionary<long, (Histogram Latency, long Errors)>();
@@ -30,13 +39,17 @@ public static class PhoutAnalyzer
             lineNo++;
             var fields = new PhoutFields(line, phoutPath, lineNo);
             var startMs = fields.SendTimeMs;
-            var intervalUs = fields.Long(2);
+            var actualUs = fields.Long(2);
+            var latenessUs = NextLateness(lateness, latenessPath, lineNo);
+            if (latenessUs > lateUs) late++;
+            var intervalUs = actualUs + latenessUs;
             var netCode = (int)fields.Long(10);
             var httpCode = (int)fields.Long(11);
-            var endUs = startMs * 1000 + intervalUs;
+            var endUs = startMs * 1000 + actualUs;
             firstStartMs = Math.Min(firstStartMs, startMs);
             lastEndUs = Math.Max(lastEndUs, endUs);
             overall.Record(intervalUs);
+            actual.Record(actualUs);
             spectrum.Record(intervalUs);
             var error = SecondStats.IsError(netCode, httpCode);
             if (error) errors++;
@@ -74,6 +87,10 @@ public static class PhoutAnalyzer
             AchievedRps = overall.Count / duration,
             MeanMs = overall.Mean / 1000,
             QuantilesMs = Quantiles.ToDictionary(q => q.Name, q => Ms(overall.Percentile(q.Percentile))),
+            ActualQuantilesMs = Quantiles.ToDictionary(q => q.Name, q => Ms(actual.Percentile(q.Percentile))),
+            FromIntendedSend = lateness is not null,
+            LateShots = lateness is null ? null : late,
+            DroppedShots = meta is { PlannedRequests: > 0 } m ? Math.Max(0, m.PlannedRequests - m.SentRequests) : null,
             MaxMs = Ms(overall.Max),
             Errors = errors,
             ErrorRate = (double)errors / overall.Count,
@@ -125,6 +142,17 @@ public static class PhoutAnalyzer
     }
 
     private static double Ms(long us) => us / 1000.0;
+
+    // lateness.log runs line for line with phout.log; one that is shorter or malformed is bad input.
+    private static long NextLateness(StreamReader? reader, string path, long lineNo)
+    {
+        if (reader is null) return 0;
+        var line = reader.ReadLine();
+        if (line is null) throw new TankInputException(path, $"line {lineNo}", "lateness.log has fewer lines than phout.log");
+        return long.TryParse(line, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var us)
+            ? us
+            : throw new TankInputException(path, $"line {lineNo}", "not a number of microseconds");
+    }
 
     private static IEnumerable<byte[]> ReadLines(string path)
     {

@@ -101,6 +101,12 @@ public static class ReportSections
             ];
         }).ToList();
 
+    public const string SpectrumMethod =
+        "Each line is one architecture's whole measured run (the ramp, which passes the knee on purpose, so its tail shows overload): " +
+        "latency from the intended send time at every percentile, x on HdrHistogram's log scale of 1/(1−p) so that 90 %, 99 %, 99.9 % … are " +
+        "equally apart; a line ends where the run's request count stops resolving percentiles. The dotted line marks p99, where the SLO is judged. " +
+        "The same distribution is in each run's latency.hgrm (HdrHistogram's percentile output, ms), for HdrHistogram's plotter.";
+
     public static string ServerMethod =>
         "The service's own view: its /metrics scraped right before and right after each run's tank process (so the unrecorded warm-up, " +
         "which runs in the same process, is included on the server side but not on the client side), differenced, over every route " +

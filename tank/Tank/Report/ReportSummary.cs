@@ -25,7 +25,11 @@ public static class ReportSummary
                 duration_s = Math.Round(r.DurationSeconds, 3),
                 achieved_rps = Math.Round(r.AchievedRps, 1),
                 mean_ms = Math.Round(r.MeanMs, 3),
+                latency_from = r.FromIntendedSend ? "intended send time (lateness + interval_real)" : "actual send (interval_real)",
                 quantiles_ms = r.QuantilesMs,
+                actual_send_quantiles_ms = r.ActualQuantilesMs,
+                late_shots = r.LateShots,
+                dropped_shots = r.DroppedShots,
                 max_ms = r.MaxMs,
                 errors = r.Errors,
                 error_rate = r.ErrorRate,
@@ -60,19 +64,24 @@ public static class ReportSummary
                     ran_dry = r.QueueRanDry,
                     no_content_answers = r.NoContentAnswers,
                 },
-                // The figures tank compare and tank verdict read (the details stay under capacity):
-                // the confirmed rate, and the repeated ramps' "max rps @ SLO" as the cell's run-to-run spread.
+                // The figures tank compare and tank verdict read (the details stay under capacity): the
+                // median confirmed rate, and each repetition's confirmed rate as the cell's run-to-run spread.
                 confirmed_rps = r.Capacity?.ConfirmedRps,
                 confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,
-                repeats = r.Capacity is not { Repeats.Count: > 1 } rc ? null : rc.Repeats.Select(x => new { max_sustained_rps = x.MaxRpsAtSlo, p99_ms = x.P99Ms }),
-                spread = r.Capacity is not { Repeats.Count: > 1, Spread: { } sp } ? null : new { min = sp.Min, max = sp.Max },
+                confirmed_lower_bound = r.Capacity?.LowerBound,
+                confirmed_cpu_us_per_request = r.Capacity?.ConfirmedCpuUsPerRequest,
+                repeats = r.Capacity is not { Confirmations.Count: > 1 } rc ? null
+                    : rc.Confirmations.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, cpu_us_per_request = x.CpuUsPerRequest }),
+                spread = r.Capacity is not { Confirmations.Count: > 1, ConfirmedSpread: { } sp } ? null : new { confirmed_rps = new { min = sp.Min, max = sp.Max } },
                 capacity = r.Capacity is not { } c ? null : new
                 {
                     confirmed_rps = c.ConfirmedRps,
                     confirmed_p99_ms = c.ConfirmedP99Ms,
                     confirm_seconds = c.ConfirmSeconds,
-                    holds = c.Holds.Select(h => new { rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, held = h.Held, confirmation = h.Confirmation }),
-                    repeats = c.Repeats.Select(x => x.MaxRpsAtSlo),
+                    lower_bound = c.LowerBound,
+                    holds = c.Holds.Select(h => new { repeat = h.Repeat, rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, late = h.Late, held = h.Held, confirmation = h.Confirmation }),
+                    confirmed_cpu_us_per_request = c.ConfirmedCpuUsPerRequest,
+                    repeats = c.Repeats.Select(x => new { repeat = x.Repeat, confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, lower_bound = x.LowerBound, cpu_us_per_request = x.CpuUsPerRequest }),
                     median = c.Median,
                     spread = c.Spread is not { } spread ? null : new { min = spread.Min, max = spread.Max },
                 },

@@ -23,7 +23,7 @@ public static class ReportText
 
     public static string[] RunColumns(IReadOnlyList<RunAnalysis> runs) =>
     [
-        "architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99",
+        "architecture", "scenario", "requests", "achieved rps", "mean", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "p50 · p99 actual send", "errors", "HTTP errors", "net errors", "max rps @ SLO", "send late p99", "late > SLO", "dropped",
         .. HasQueueDepth(runs) ? new[] { QueueDepthColumn } : [],
     ];
 
@@ -37,9 +37,12 @@ public static class ReportText
     [
         r.Storage, r.Scenario, r.Requests.ToString(CultureInfo.InvariantCulture), Rps(r.AchievedRps), Ms(r.MeanMs),
         .. PhoutAnalyzer.Quantiles.Select(q => Ms(r.QuantilesMs[q.Name])), Ms(r.MaxMs),
+        r.ActualQuantilesMs.Count == 0 ? "—" : $"{Ms(r.ActualQuantilesMs["p50"])} · {Ms(r.ActualQuantilesMs["p99"])}",
         $"{r.Errors} ({(r.ErrorRate * 100).ToString("0.###", CultureInfo.InvariantCulture)} %)",
         Codes(r.HttpCodes, net: false), Codes(r.NetCodes, net: true), Sustained(r),
         Ms(r.SendLatenessP99Us / 1000.0),
+        r.LateShots?.ToString(CultureInfo.InvariantCulture) ?? "—",
+        r.DroppedShots?.ToString(CultureInfo.InvariantCulture) ?? "—",
         .. queueDepth ? new[] { QueueDepth(r) } : [],
     ];
 
@@ -62,17 +65,18 @@ public static class ReportText
         var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · confirmed rps" : "")}")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Repeated(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
+                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
         return (header, rows);
     }
 
-    /// <summary>The ramp's max rps @ SLO; with repeats their median and min–max.</summary>
-    public static string Repeated(RunAnalysis run) =>
-        run.Capacity is { Repeats.Count: > 1, Spread: { } spread } c ? $"{Rps(c.Median)} ({Rps(spread.Min)}–{Rps(spread.Max)})" : Sustained(run);
-
-    /// <summary>" · N" confirmed by a constant hold (its p99 in the summary.json), " · —" when nothing held; nothing without a search.</summary>
+    /// <summary>
+    /// " · N" confirmed by a constant hold (its p99 in the summary.json), with repetitions their
+    /// median and min–max; " · —" when nothing held; nothing without a search.
+    /// </summary>
     public static string Confirmed(RunAnalysis run) =>
-        run.Capacity is not { } c ? "" : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
+        run.Capacity is not { } c ? ""
+        : c is { Confirmations.Count: > 1, ConfirmedSpread: { Max: > 0 } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
+        : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
     public static List<(string Key, string Value)> Environment(JsonElement? environment)
@@ -93,13 +97,18 @@ public static class ReportText
     /// <summary>What "confirmed rps" and a repeated cell's range mean; empty when no run had a capacity search.</summary>
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
-        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds bisect for the highest rate whose p99 over the hold is ≤ the SLO with < 0.1 % errors, " +
+        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ the SLO " +
+        $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
         $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s (once more 10 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
-        (runs.Any(r => r.Capacity?.Repeats.Count > 1) ? "Where the ramp was repeated, \"rps @ SLO\" is the median of the repeats with their min–max in parentheses (summary.json: repeats, median, spread)." : "");
+        (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
-        $"Latency is Tank's interval_real (connect + send + wait + receive). \"max rps @ SLO\" is the highest rate held in at least " +
+        $"Latency counts from each request's intended send time (its place in the schedule): the runner's lateness in sending it plus Tank's interval_real " +
+        $"(connect + send + wait + receive), so a generator that fell behind cannot hide the queue it met; \"actual send\" is interval_real alone, as phout.log has it " +
+        $"(lateness.log beside it holds each line's lateness; a run without it counts from the actual send). \"late > SLO\" counts requests sent more than the SLO after their scheduled time; \"dropped\", requests " +
+        $"planned but never sent within the run (the runner sends every planned request of an open model, however late, unless an autostop ends the run). " +
+        $"A capacity hold fails when more than 0.1 % of its requests were late by more than the SLO. \"max rps @ SLO\" is the highest rate held in at least " +
         $"{PhoutAnalyzer.SustainWindowSeconds - 1} of {PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400; " +
         $"any other answer, 201 Created and an empty queue's 204 No Content included, is a success; " +
         $"one stray second over the SLO, which shared cores produce now and then, does not void the seconds around it; two in three do), " +

@@ -15,7 +15,16 @@ public sealed record RunAnalysis
     public required double DurationSeconds { get; init; }
     public required double AchievedRps { get; init; }
     public required double MeanMs { get; init; }
+    /// <summary>The headline quantiles: from the intended send time when lateness.log was there (<see cref="FromIntendedSend"/>), else interval_real.</summary>
     public required IReadOnlyDictionary<string, double> QuantilesMs { get; init; }
+    /// <summary>The same quantiles of Tank's interval_real alone (from the actual send).</summary>
+    public IReadOnlyDictionary<string, double> ActualQuantilesMs { get; init; } = new Dictionary<string, double>();
+    /// <summary>Latencies (quantiles, seconds, spectrum) count from each request's scheduled time: lateness + interval_real.</summary>
+    public bool FromIntendedSend { get; init; }
+    /// <summary>Requests sent later than the SLO after their scheduled time; null without lateness.log.</summary>
+    public long? LateShots { get; init; }
+    /// <summary>Requests planned but never sent within the run (an autostop or the end of a closed run); null without meta.json's counts.</summary>
+    public long? DroppedShots { get; init; }
     public required double MaxMs { get; init; }
     public required long Errors { get; init; }
     public required double ErrorRate { get; init; }

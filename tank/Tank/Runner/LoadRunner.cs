@@ -63,6 +63,7 @@ public sealed class LoadRunner(RunOptions options)
             End = DateTimeOffset.UtcNow,
             Lateness = monitor.Lateness,
             IntervalReal = monitor.IntervalReal,
+            Intended = monitor.Intended,
             Cpu = cpuUsage,
             CpuWallSeconds = cpuWall,
         };

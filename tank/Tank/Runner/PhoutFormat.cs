@@ -11,6 +11,12 @@ public static class PhoutFormat
 {
     public const int MaxLineBytes = 512 + 256;
 
+    /// <summary>
+    /// Beside phout.log: each request's send lateness in µs (how long after its scheduled time it
+    /// left), one line per phout line in the same order; phout itself stays Tank's 12 fields.
+    /// </summary>
+    public const string LatenessFile = "lateness.log";
+
     /// <summary>Formats one line into <paramref name="buffer"/>; returns the bytes written.</summary>
     public static int Format(in PhoutRecord r, Span<byte> buffer)
     {

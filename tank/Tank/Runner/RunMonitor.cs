@@ -6,7 +6,8 @@ using Tank.Stats;
 namespace Tank.Runner;
 
 /// <summary>
-/// The run's bookkeeping thread: drains finished requests into phout.log, closes each second
+/// The run's bookkeeping thread: drains finished requests into phout.log (and each one's send
+/// lateness, line for line, into lateness.log: phout stays Tank's format), closes each second
 /// (stats.log line, progress line on stderr, autostop), and fails requests past the timeout.
 /// Keeping this off the sending path is what lets the scheduler stay on time.
 /// </summary>
@@ -19,6 +20,7 @@ public sealed class RunMonitor : IDisposable
     private readonly ResultSink _sink;
     private readonly ConnectionPool _pool;
     private readonly Stream _phout;
+    private readonly Stream _lateness;
     private readonly StreamWriter _stats;
     private readonly byte[] _line = new byte[PhoutFormat.MaxLineBytes];
     private readonly SortedDictionary<long, SecondStats> _open = [];
@@ -31,6 +33,8 @@ public sealed class RunMonitor : IDisposable
 
     public Histogram Lateness { get; } = new();
     public Histogram IntervalReal { get; } = new();
+    /// <summary>Latency from the intended send time: lateness + interval_real (no coordinated omission).</summary>
+    public Histogram Intended { get; } = new();
     public long Responses { get; private set; }
     public long Errors { get; private set; }
     public IAutostopCriterion? Fired { get; private set; }
@@ -44,6 +48,7 @@ public sealed class RunMonitor : IDisposable
         Directory.CreateDirectory(options.OutDir);
         _phout = new FileStream(Path.Combine(options.OutDir, "phout.log"), FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 20);
         _stats = new StreamWriter(Path.Combine(options.OutDir, "stats.log"), false, new UTF8Encoding(false)) { AutoFlush = false };
+        _lateness = new FileStream(Path.Combine(options.OutDir, PhoutFormat.LatenessFile), FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
         _plannedPerSecond = options.Plan.CountsPerSecond();
         _startSecond = clock.UnixUs(clock.StartTicks) / 1_000_000;
         _nextSecondToClose = _startSecond;
@@ -65,11 +70,16 @@ public sealed class RunMonitor : IDisposable
     {
         var length = PhoutFormat.Format(record, _line);
         _phout.Write(_line, 0, length);
+        // Formatted into the phout line's buffer (already written out): no allocation per request.
+        System.Buffers.Text.Utf8Formatter.TryFormat(record.LatenessUs, _line, out var digits);
+        _line[digits] = (byte)'\n';
+        _lateness.Write(_line, 0, digits + 1);
         var second = Math.Max(record.EndUnixUs / 1_000_000, _nextSecondToClose); // a straggler joins the open second
         if (!_open.TryGetValue(second, out var stats)) _open[second] = stats = new SecondStats();
         stats.Add(record.IntervalRealUs, record.NetCode, record.ProtoCode, _options.Autostop.Count > 0 ? record.Tag : null);
         IntervalReal.Record(record.IntervalRealUs);
         Lateness.Record(record.LatenessUs);
+        Intended.Record(record.IntervalRealUs + record.LatenessUs);
         _lastSecondLateness.Record(record.LatenessUs);
         Responses++;
         if (SecondStats.IsError(record.NetCode, record.ProtoCode)) Errors++;
@@ -96,6 +106,7 @@ public sealed class RunMonitor : IDisposable
             }
         _phout.Flush(); // Tank's shootexec tails phout while we run
         _stats.Flush();
+        _lateness.Flush();
     }
 
     private void Progress(long elapsed, long sent, SecondStats stats)
@@ -110,11 +121,13 @@ public sealed class RunMonitor : IDisposable
     {
         _phout.Flush();
         _stats.Flush();
+        _lateness.Flush();
     }
 
     public void Dispose()
     {
         _phout.Dispose();
         _stats.Dispose();
+        _lateness.Dispose();
     }
 }

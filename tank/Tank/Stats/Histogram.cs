@@ -65,6 +65,15 @@ public sealed class Histogram
         return Max;
     }
 
+    /// <summary>How many values lie above <paramref name="value"/> (to the bucket: values sharing its bucket count as not above).</summary>
+    public long CountAbove(long value)
+    {
+        if (Count == 0 || value >= Max) return 0;
+        long above = 0;
+        for (var i = IndexOf(Math.Clamp(value, 0, MaxTrackable)) + 1; i < _counts.Length; i++) above += _counts[i];
+        return above;
+    }
+
     private static int IndexOf(long value)
     {
         if (value < Linear) return (int)value;

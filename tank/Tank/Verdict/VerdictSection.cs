@@ -6,18 +6,27 @@ using Tank.Report;
 namespace Tank.Verdicts;
 
 /// <summary>
-/// The report's "Verdict" section. The report has no one target to judge against, so it asks, per
-/// scenario, which architectures hold half the best capacity measured in that scenario at the
-/// report's SLO: a rate the best one holds with 2× headroom, so the ranking says who else comes
-/// near it. Durability is not judged here (the crash results are not in a bench run); any other
-/// target is a <c>tank verdict</c> away.
+/// The report's "Verdict" section, the report's first: the report has no one target to judge
+/// against, so it asks, per scenario, which architectures hold a round rate (1, 2 or 5 × 10ⁿ
+/// requests/s) at or below half the best capacity measured in that scenario, at the report's SLO:
+/// a rate the best one holds with at least 2× headroom, so the ranking says who else comes near
+/// it, and a round number a reader can carry away. Durability is not judged here (the crash
+/// results are not in a bench run); any other target is a <c>tank verdict</c> away.
 /// </summary>
 public static class VerdictSection
 {
     public const double ShareOfBest = 0.5;
 
-    public const string Note = "Target: half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
-                               "Other targets: `tank verdict <report> --slo-ms S --rate R [--durability crash --crash <crashtest dir>]`.";
+    public const string Note = "Target: the round rate (1, 2 or 5 × 10ⁿ requests/s) at or below half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
+                               "Ask your own question: `tank verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss --crash <crashtest dir>]`.";
+
+    /// <summary>The largest of 1, 2, 5 × 10ⁿ not above <paramref name="rate"/> (at least 1).</summary>
+    public static double RoundRate(double rate)
+    {
+        if (rate < 1) return 1;
+        var power = Math.Pow(10, Math.Floor(Math.Log10(rate)));
+        return new[] { 5, 2, 1 }.Select(m => m * power).First(r => r <= rate * (1 + 1e-12));
+    }
 
     /// <summary>One verdict per scenario in which some architecture held the SLO.</summary>
     public static IReadOnlyList<VerdictResult> Defaults(IReadOnlyList<RunAnalysis> runs, double sloMs)
@@ -26,7 +35,7 @@ public static class VerdictSection
         return cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal)
             .Select(s => (Scenario: s, Best: cells.Where(c => c.Scenario == s).Max(c => c.Capacity.Value)))
             .Where(s => s.Best > 0)
-            .Select(s => VerdictJudge.Judge(cells, new VerdictTarget(sloMs, Math.Round(s.Best * ShareOfBest), DurabilityClass.None, s.Scenario), null))
+            .Select(s => VerdictJudge.Judge(cells, new VerdictTarget(sloMs, RoundRate(s.Best * ShareOfBest), DurabilityClass.None, s.Scenario), null))
             .ToList();
     }
 
