@@ -9,7 +9,7 @@ public sealed class CliTests
     // One run as `crash run` takes it (script/crashtest runs `crash matrix`, which builds the same options).
     private static readonly string[] OneRun =
         ["run", "--url", "http://127.0.0.1:18085", "--storage", "postgres-redis-cache", "--kind", "item", "--rate", "200", "--seconds", "20",
-        "--fault-at", "6", "--fault-cmd", "script/crashtest --inject db-kill postgres",
+        "--fault-at", "6", "--fault-cmd", "script/services powercut postgres",
         "--items", "1000-1999", "--locations", "20000", "--recover-seconds", "60", "--label", "postgres-redis-cache item db-kill",
         "--truth-storage", "postgres", "--out", "reports/crash-20260101T000000Z/postgres-redis-cache-item-db-kill.json"];
 

@@ -32,7 +32,7 @@ internal sealed class CrashTest(CrashOptions options)
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
         var loop = new WriteLoop(client, workload, clock, readAfterAck: options.TruthStorage is not null);
-        var injector = new FaultInjector(options.FaultCommand, clock);
+        var injector = FaultInjector.For(options, clock);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
         var faultResult = await WaitForFaultAsync(fault, injector).ConfigureAwait(false);

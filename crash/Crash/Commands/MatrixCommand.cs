@@ -7,14 +7,16 @@ namespace Crash.Commands;
 
 /// <summary>
 /// <c>crash matrix</c>: every run the catalogue calls for (each architecture serving each --kind,
-/// with each --fault), one after the other against the service at --url, which --control restarts
-/// before each run and whose --inject carries out each fault. script/crashtest is its wrapper.
+/// with each --fault), one after the other against the service at --url, which it starts from
+/// --service-dir before each run; the faults act on the servers through --services. script/crashtest
+/// is its wrapper.
 /// </summary>
 public sealed class MatrixCommand : Command
 {
     private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
-    private readonly Option<string> _control = TankOption.Create("--control", "script/crashtest: --restart-service, --stop-service and --inject FAULT SERVER… run through it",
-        ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<string> _serviceDir = TankOption.Create("--service-dir", "The published service (IntegrationService.dll), started from there before every run; its log: DIR/service.log",
+        ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _services = TankOption.Create("--services", "script/services: the server faults act through it (pid, up, powercut)", ValueParsers.NonEmpty, "script").Require();
     private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
     private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
@@ -33,7 +35,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _control, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations })
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations })
             Add(option);
         SetAction(Run);
     }
@@ -46,7 +48,8 @@ public sealed class MatrixCommand : Command
         var options = new MatrixOptions
         {
             Url = parse.GetRequiredValue(_url),
-            Control = Path.GetFullPath(parse.GetRequiredValue(_control)),
+            ServiceDir = Path.GetFullPath(parse.GetRequiredValue(_serviceDir)),
+            Services = Path.GetFullPath(parse.GetRequiredValue(_services)),
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
             Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),

@@ -6,8 +6,10 @@ namespace Crash.Matrix;
 public sealed record MatrixOptions
 {
     public required string Url { get; init; }
-    /// <summary>script/crashtest: <c>--restart-service</c>, <c>--stop-service</c> and <c>--inject FAULT SERVER…</c> run through it.</summary>
-    public required string Control { get; init; }
+    /// <summary>The published service (IntegrationService.dll and its appsettings.json), which the matrix starts before every run.</summary>
+    public required string ServiceDir { get; init; }
+    /// <summary>script/services: the server faults act through it.</summary>
+    public required string Services { get; init; }
     public required string Out { get; init; }
     public double Seconds { get; init; } = 20;
     public double Rate { get; init; } = 200;
