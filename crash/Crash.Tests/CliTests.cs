@@ -39,4 +39,25 @@ public sealed class CliTests
         Assert.Contains("Unrecognized command or argument '--tiemout'", error.ToString());
         Assert.Contains("see 'crash run --help'", error.ToString());
     }
+
+    [Fact]
+    public void AClusterRunPlansEveryShardableKeyValueArchitectureWithEachNodeFault()
+    {
+        var output = new StringWriter();
+        var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
+        Assert.Equal(0, CrashCli.Run(["cluster", "--cluster-script", "script/cluster", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+            "--storage", "tarantool-memtx", "--plan"], output, TextWriter.Null));
+        Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing"],
+            output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
+    }
+
+    [Fact]
+    public void AClusterRunRefusesAnArchitectureThatCannotBeSharded()
+    {
+        var error = new StringWriter();
+        var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
+        Assert.Equal(CrashCli.InputError, CrashCli.Run(["cluster", "--cluster-script", "s", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+            "--storage", "redis-cluster"], TextWriter.Null, error));
+        Assert.Contains("'redis-cluster' is not a shardable key-value architecture", error.ToString());
+    }
 }

@@ -30,6 +30,8 @@ public sealed record CrashOptions
     /// <summary>Blocks of five location ids: the writes of a run can send this × 5 different sets.</summary>
     public long LocationBlocks => Locations / ItemLocations.BlockSize;
     public long TimeoutMs { get; init; } = 3_000;
+    /// <summary>The p99 the timeline measures the recovery against (<see cref="Timeline.RunTimeline.P99BackS"/>).</summary>
+    public double SloMs { get; init; } = 10;
     public double RecoverSeconds { get; init; } = 60;
     /// <summary>
     /// The architecture behind a cache (postgres for postgres-redis-cache): every acknowledged key is

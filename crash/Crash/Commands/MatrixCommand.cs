@@ -26,6 +26,7 @@ public sealed class MatrixCommand : Command
     private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
     private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
     private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
     private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
@@ -35,7 +36,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations })
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs })
             Add(option);
         SetAction(Run);
     }
@@ -57,6 +58,7 @@ public sealed class MatrixCommand : Command
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),
             Check = parse.GetValue(_check),
+            SloMs = parse.GetRequiredValue(_sloMs),
         };
         var runner = new MatrixRunner(options, catalogue);
         // Every run's options are checked before anything runs (an item run needs rate × seconds ≤ the location sets).

@@ -9,14 +9,15 @@ namespace Crash.Control;
 /// </summary>
 internal static class ChildProcess
 {
-    /// <summary>Starts <paramref name="program"/> in <paramref name="directory"/> (null: crash's own).</summary>
-    public static Process Start(string program, IEnumerable<string> arguments, string logFile, string? directory = null) =>
-        Start("exec \"$@\" </dev/null >>\"$0\" 2>&1", logFile, program, arguments, directory);
+    /// <summary>Starts <paramref name="program"/> in <paramref name="directory"/> (null: crash's own), with <paramref name="environment"/> (null: crash's).</summary>
+    public static Process Start(string program, IEnumerable<string> arguments, string logFile, string? directory = null,
+        IReadOnlyDictionary<string, string>? environment = null) =>
+        Start("exec \"$@\" </dev/null >>\"$0\" 2>&1", logFile, program, arguments, directory, environment);
 
     /// <summary>Runs <paramref name="program"/> to its end with its stdout and stderr on crash's stderr; its exit code.</summary>
     public static int RunToStderr(string program, params string[] arguments)
     {
-        using var process = Start("exec \"$@\" </dev/null 1>&2", "crash", program, arguments, null);
+        using var process = Start("exec \"$@\" </dev/null 1>&2", "crash", program, arguments, null, null);
         process.WaitForExit();
         return process.ExitCode;
     }
@@ -30,9 +31,15 @@ internal static class ChildProcess
     }
 
     // sh does the redirections and then execs the program: the process's id is the program's.
-    private static Process Start(string script, string zero, string program, IEnumerable<string> arguments, string? directory)
+    private static Process Start(string script, string zero, string program, IEnumerable<string> arguments, string? directory,
+        IReadOnlyDictionary<string, string>? environment)
     {
         var start = new ProcessStartInfo("/bin/sh") { UseShellExecute = false, WorkingDirectory = directory ?? "" };
+        if (environment is not null)
+        {
+            start.Environment.Clear();
+            foreach (var (name, value) in environment) start.Environment[name] = value;
+        }
         foreach (var argument in new[] { "-c", script, zero, program }.Concat(arguments)) start.ArgumentList.Add(argument);
         return Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start");
     }

@@ -19,6 +19,8 @@ public sealed record MatrixOptions
     public long Locations { get; init; } = 20_000;
     public double RecoverSeconds { get; init; } = 60;
     public bool Check { get; init; }
+    /// <summary>The p99 the timeline's recovery is measured against.</summary>
+    public double SloMs { get; init; } = 10;
 
     /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

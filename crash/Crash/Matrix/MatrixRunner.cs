@@ -59,6 +59,8 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             if (result is null) continue;
             result = result with { Fault = row.Fault.Name, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
             result.Write(path);
+            if (result is CrashResult { Timeline: { } timeline })
+                File.WriteAllText(Path.Combine(options.Out, MatrixSummary.ChartFile(row.Label)), Timeline.TimelineSvg.Render(timeline, row.Label));
             results.Add(result);
             Console.WriteLine(result.Summary());
         }
@@ -107,6 +109,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Items = options.Items,
             Locations = options.Locations,
             RecoverSeconds = options.RecoverSeconds,
+            SloMs = options.SloMs,
             TruthStorage = row.TruthStorage,
             Out = path,
             Label = row.Label,
