@@ -46,8 +46,8 @@ public sealed class TimelineTests
         var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 5), "postgres kv db-stop <x>");
         Assert.StartsWith("<svg", svg);
         Assert.Contains("<title>fault 3–5 s</title>", svg);
-        Assert.Contains("SLO 10 ms", svg);
+        Assert.Contains("SLO 10 ms (red)", svg);
         Assert.Contains("postgres kv db-stop &lt;x&gt;", svg);
-        Assert.Contains("p99 back under the SLO 2 s after the fault; 20 × 503 meanwhile", svg);
+        Assert.Contains("p99 back under the SLO 2 s after the fault; 20 answered 503 meanwhile", svg);
     }
 }
