@@ -9,7 +9,7 @@ public sealed class CliTests
     // One run as `crash run` takes it (script/crashtest runs `crash matrix`, which builds the same options).
     private static readonly string[] OneRun =
         ["run", "--url", "http://127.0.0.1:18085", "--storage", "postgres-redis-cache", "--kind", "item", "--rate", "200", "--seconds", "20",
-        "--fault-at", "6", "--fault-cmd", "script/crashtest --inject db-kill postgres",
+        "--fault-at", "6", "--fault-cmd", "script/services powercut postgres",
         "--items", "1000-1999", "--locations", "20000", "--recover-seconds", "60", "--label", "postgres-redis-cache item db-kill",
         "--truth-storage", "postgres", "--out", "reports/crash-20260101T000000Z/postgres-redis-cache-item-db-kill.json"];
 
@@ -38,5 +38,26 @@ public sealed class CliTests
         Assert.Equal(CrashCli.InputError, CrashCli.Run(["run", "--tiemout", "3s"], TextWriter.Null, error));
         Assert.Contains("Unrecognized command or argument '--tiemout'", error.ToString());
         Assert.Contains("see 'crash run --help'", error.ToString());
+    }
+
+    [Fact]
+    public void AClusterRunPlansEveryShardableKeyValueArchitectureWithEachNodeFault()
+    {
+        var output = new StringWriter();
+        var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
+        Assert.Equal(0, CrashCli.Run(["cluster", "--cluster-script", "script/cluster", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+            "--storage", "tarantool-memtx", "--plan"], output, TextWriter.Null));
+        Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing"],
+            output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
+    }
+
+    [Fact]
+    public void AClusterRunRefusesAnArchitectureThatCannotBeSharded()
+    {
+        var error = new StringWriter();
+        var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
+        Assert.Equal(CrashCli.InputError, CrashCli.Run(["cluster", "--cluster-script", "s", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+            "--storage", "redis-cluster"], TextWriter.Null, error));
+        Assert.Contains("'redis-cluster' is not a shardable key-value architecture", error.ToString());
     }
 }

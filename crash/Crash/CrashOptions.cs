@@ -20,13 +20,18 @@ public sealed record CrashOptions
     public required double Seconds { get; init; }
     /// <summary>Seconds after the start at which the fault command runs.</summary>
     public required double FaultAt { get; init; }
+    /// <summary>The fault: a command for <c>/bin/bash -c</c>, or, with <see cref="FaultAction"/>, what the result calls it.</summary>
     public required string FaultCommand { get; init; }
+    /// <summary>A fault crash carries out itself (a matrix's), writing to the log it is given; its exit code. Null: run <see cref="FaultCommand"/>.</summary>
+    internal Func<Control.FaultLog, int>? FaultAction { get; init; }
     public KeyRange Items { get; init; } = new(1, 2000);
     /// <summary>Location ids 1..Locations exist in the data set; item writes use them.</summary>
     public long Locations { get; init; } = 100_000;
     /// <summary>Blocks of five location ids: the writes of a run can send this × 5 different sets.</summary>
     public long LocationBlocks => Locations / ItemLocations.BlockSize;
     public long TimeoutMs { get; init; } = 3_000;
+    /// <summary>The p99 the timeline measures the recovery against (<see cref="Timeline.RunTimeline.P99BackS"/>).</summary>
+    public double SloMs { get; init; } = 10;
     public double RecoverSeconds { get; init; } = 60;
     /// <summary>
     /// The architecture behind a cache (postgres for postgres-redis-cache): every acknowledged key is

@@ -63,6 +63,7 @@ internal static class CrashResultBuilder
             FirstFailureS = Round(recovery.FirstFailureS),
             LastFailureS = Round(recovery.LastFailureS),
             ReadBackReadyS = Round(run.ReadBackReadyS),
+            Timeline = Timeline.RunTimeline.Of(run.Writes, options.SloMs, Round(run.Fault?.StartedS), Round(run.Fault?.EndedS)),
             Examples = new CrashExamples
             {
                 Lost = Examples(Verdict.Lost),

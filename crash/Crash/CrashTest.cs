@@ -10,6 +10,9 @@ internal sealed class CrashTest(CrashOptions options)
 {
     public const int ApiNeverCameBack = 1;
 
+    /// <summary>Every write the run sent, once <see cref="RunAsync"/> has returned.</summary>
+    internal IReadOnlyList<WriteRecord> Writes { get; private set; } = [];
+
     /// <summary>
     /// The result and the exit code: 0 when the run completed (lost data is a result, not an
     /// error), 1 when the API never came back; no result and 1 when the API did not answer before the run.
@@ -32,10 +35,11 @@ internal sealed class CrashTest(CrashOptions options)
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
         var loop = new WriteLoop(client, workload, clock, readAfterAck: options.TruthStorage is not null);
-        var injector = new FaultInjector(options.FaultCommand, clock);
+        var injector = FaultInjector.For(options, clock);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
         var faultResult = await WaitForFaultAsync(fault, injector).ConfigureAwait(false);
+        Writes = loop.Records;
 
         var histories = CrashResultBuilder.Histories(loop.Records);
         var acked = histories.Where(h => h.Value.Any(w => w.Outcome == WriteOutcome.Acked)).Select(h => h.Key).ToList();

@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.Diagnostics;
+using Crash.Control;
 
 namespace Crash;
 
@@ -8,15 +9,20 @@ namespace Crash;
 public sealed record FaultResult(int? ExitCode, double StartedS, double? EndedS, string StderrTail, string? Error = null);
 
 /// <summary>
-/// Runs <c>--fault-cmd</c> with <c>/bin/bash -c</c> at its time, beside the writers. The command's
-/// stdout goes to crash's stderr (its stdout holds only the summary) and its stderr to a file,
-/// whose tail is kept and echoed: a file rather than a pipe, so a server the command starts in the
-/// background and that inherits the descriptor cannot hold the run up.
+/// Runs the fault at its time, beside the writers: a matrix's fault in crash itself
+/// (<see cref="CrashOptions.FaultAction"/>), or <c>--fault-cmd</c> with <c>/bin/bash -c</c>, whose
+/// stdout goes to crash's stderr (its stdout holds only the summary) and its stderr to the fault's
+/// log file. The file's tail is kept and echoed: a file rather than a pipe, so a server the fault
+/// starts in the background and that inherits the descriptor cannot hold the run up.
 /// </summary>
-internal sealed class FaultInjector(string command, CrashClock clock)
+internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, CrashClock clock)
 {
     private const int TailLines = 20;
     private double _startedS = double.NaN;
+
+    /// <summary>The fault of <paramref name="options"/>: its action, or else its command.</summary>
+    public static FaultInjector For(CrashOptions options, CrashClock clock) =>
+        new(options.FaultCommand, options.FaultAction ?? (log => RunCommand(options.FaultCommand, log)), clock);
 
     /// <summary>When the command started, or null before that.</summary>
     public double? StartedS => Volatile.Read(ref _startedS) is var s && double.IsNaN(s) ? null : s;
@@ -35,18 +41,14 @@ internal sealed class FaultInjector(string command, CrashClock clock)
         var stderrFile = Path.GetTempFileName();
         try
         {
-            var start = new ProcessStartInfo("/bin/bash") { UseShellExecute = false };
-            foreach (var argument in (string[])["-c", "exec </dev/null 1>&2 2>>\"$1\"; eval \"$2\"", "crash-fault", stderrFile, command])
-                start.ArgumentList.Add(argument);
-            using var process = Process.Start(start) ?? throw new InvalidOperationException("the process did not start");
-            process.WaitForExit();
+            var exitCode = fault(new FaultLog(stderrFile));
             var ended = clock.Now;
             var tail = Tail(stderrFile);
             foreach (var line in tail) Console.Error.WriteLine($"crash: fault: {line}");
-            Console.Error.WriteLine($"crash: {ended,5:F1} s: fault command exited with {process.ExitCode}");
-            return new FaultResult(process.ExitCode, started, ended, string.Join("\n", tail));
+            Console.Error.WriteLine($"crash: {ended,5:F1} s: fault command exited with {exitCode}");
+            return new FaultResult(exitCode, started, ended, string.Join("\n", tail));
         }
-        catch (Exception e) when (e is Win32Exception or InvalidOperationException or IOException)
+        catch (Exception e) when (e is Win32Exception or InvalidOperationException or IOException or FormatException)
         {
             Console.Error.WriteLine($"crash: the fault command could not run: {e.Message}");
             return new FaultResult(null, started, clock.Now, "", e.Message);
@@ -55,6 +57,16 @@ internal sealed class FaultInjector(string command, CrashClock clock)
         {
             File.Delete(stderrFile);
         }
+    }
+
+    private static int RunCommand(string command, FaultLog log)
+    {
+        var start = new ProcessStartInfo("/bin/bash") { UseShellExecute = false };
+        foreach (var argument in (string[])["-c", "exec </dev/null 1>&2 2>>\"$1\"; eval \"$2\"", "crash-fault", log.Path, command])
+            start.ArgumentList.Add(argument);
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("the process did not start");
+        process.WaitForExit();
+        return process.ExitCode;
     }
 
     private static string[] Tail(string path)

@@ -16,6 +16,8 @@ public sealed record CatalogueEntry
     /// <summary>Servers whose loss only slows it (a cache in front of <see cref="Servers"/>).</summary>
     public string[] Caches { get; init; } = [];
     public CatalogueDurability Durability { get; init; } = new();
+    /// <summary>The key-value API can run on it as a sharded cluster (script/cluster up --storage).</summary>
+    public bool Shardable { get; init; }
     /// <summary>at-most-once or at-least-once (queues only).</summary>
     public string? Delivery { get; init; }
 }

@@ -19,6 +19,7 @@ public static class CrashCli
         {
             new CrashCommand(),
             new MatrixCommand(),
+            new ClusterCommand(),
         };
         root.Options.Add(new HelpOption());
         return root;

@@ -28,11 +28,12 @@ public sealed class CrashCommand : Command
     private readonly Option<long?> _timeout = TankOption.Create("--timeout", "Per-request timeout: 500ms, 3s, 1m (default 3s)", ValueParsers.Duration.Optional(), "duration");
     private readonly Option<double> _recoverSeconds = TankOption.Create("--recover-seconds", "How long to wait for the API before the run, for the fault command, and for the read-back",
         ValueParsers.PositiveNumber, "seconds").WithDefault(60);
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<string?> _label = TankOption.Create<string?>("--label", "The run's name in the summary (default: storage and kind)", ValueParsers.Text, "text");
 
     public CrashCommand() : base("run", "A crash-durability test: writes at --rate for --seconds, runs --fault-cmd at --fault-at, reads every acknowledged key back; exits 0 (data lost or not), 1 if the API never answered, 2 on bad input")
     {
-        foreach (var option in new Option[] { _url, _storage, _kind, _rate, _seconds, _faultAt, _faultCmd, _out, _items, _locations, _truthStorage, _timeout, _recoverSeconds, _label })
+        foreach (var option in new Option[] { _url, _storage, _kind, _rate, _seconds, _faultAt, _faultCmd, _out, _items, _locations, _truthStorage, _timeout, _recoverSeconds, _label, _sloMs })
             Add(option);
         SetAction(Run);
     }
@@ -58,6 +59,7 @@ public sealed class CrashCommand : Command
             TruthStorage = truthStorage is { Length: > 0 } ? truthStorage : null,
             TimeoutMs = parse.GetValue(_timeout) ?? 3_000,
             RecoverSeconds = parse.GetRequiredValue(_recoverSeconds),
+            SloMs = parse.GetRequiredValue(_sloMs),
             Out = parse.GetRequiredValue(_out),
             Label = label is { Length: > 0 } ? label : $"{storage} {kind.Name()}",
         }.Validated();

@@ -7,14 +7,16 @@ namespace Crash.Commands;
 
 /// <summary>
 /// <c>crash matrix</c>: every run the catalogue calls for (each architecture serving each --kind,
-/// with each --fault), one after the other against the service at --url, which --control restarts
-/// before each run and whose --inject carries out each fault. script/crashtest is its wrapper.
+/// with each --fault), one after the other against the service at --url, which it starts from
+/// --service-dir before each run; the faults act on the servers through --services. script/crashtest
+/// is its wrapper.
 /// </summary>
 public sealed class MatrixCommand : Command
 {
     private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
-    private readonly Option<string> _control = TankOption.Create("--control", "script/crashtest: --restart-service, --stop-service and --inject FAULT SERVER… run through it",
-        ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<string> _serviceDir = TankOption.Create("--service-dir", "The published service (IntegrationService.dll), started from there before every run; its log: DIR/service.log",
+        ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _services = TankOption.Create("--services", "script/services: the server faults act through it (pid, up, powercut)", ValueParsers.NonEmpty, "script").Require();
     private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
     private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
@@ -24,6 +26,7 @@ public sealed class MatrixCommand : Command
     private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
     private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
     private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
     private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
@@ -33,7 +36,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _control, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations })
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs })
             Add(option);
         SetAction(Run);
     }
@@ -46,7 +49,8 @@ public sealed class MatrixCommand : Command
         var options = new MatrixOptions
         {
             Url = parse.GetRequiredValue(_url),
-            Control = Path.GetFullPath(parse.GetRequiredValue(_control)),
+            ServiceDir = Path.GetFullPath(parse.GetRequiredValue(_serviceDir)),
+            Services = Path.GetFullPath(parse.GetRequiredValue(_services)),
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
             Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),
@@ -54,6 +58,7 @@ public sealed class MatrixCommand : Command
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),
             Check = parse.GetValue(_check),
+            SloMs = parse.GetRequiredValue(_sloMs),
         };
         var runner = new MatrixRunner(options, catalogue);
         // Every run's options are checked before anything runs (an item run needs rate × seconds ≤ the location sets).

@@ -1,18 +1,32 @@
+using Crash.Control;
+
 namespace Crash.Matrix;
 
 /// <summary>
-/// The fault vocabulary. Adding a fault is a row here and a case in script/crashtest --inject;
+/// The fault vocabulary. Adding a fault is a row here with its action (<see cref="ServerFaults"/>);
 /// the check picks the promise from the row.
 /// </summary>
 public static class Faults
 {
     public static readonly IReadOnlyList<FaultSpec> All =
     [
-        new("db-kill", FaultTarget.Servers, Promise.ProcessCrash, "kill -9 the architecture's servers, then script/services up"),
-        new("service-kill", FaultTarget.Service, Promise.ProcessCrash, "kill -9 the service, then start it again"),
-        new("db-stop", FaultTarget.Servers, Promise.ProcessCrash, "SIGSTOP the servers for --stop-seconds, then SIGCONT (a hung backend)"),
-        // script/services powercut: the servers run on crash/powerloss's layer (script/crashtest starts them so), which drops what they did not fsync.
-        new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them"),
+        new("db-kill", FaultTarget.Servers, Promise.ProcessCrash, "kill -9 the architecture's servers, then script/services up")
+        {
+            Run = ServerFaults.KillAndRestart,
+        },
+        new("service-kill", FaultTarget.Service, Promise.ProcessCrash, "kill -9 the service, then start it again")
+        {
+            Run = ServerFaults.KillService,
+        },
+        new("db-stop", FaultTarget.Servers, Promise.ProcessCrash, "SIGSTOP the servers for --stop-seconds, then SIGCONT (a hung backend)")
+        {
+            Run = ServerFaults.StopAndContinue,
+        },
+        // script/services powercut: the servers run on crash/powerloss's layer (the matrix starts them so), which drops what they did not fsync.
+        new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them")
+        {
+            Run = ServerFaults.PowerCut,
+        },
     ];
 
     /// <summary>The faults a matrix runs when --fault is not given.</summary>

@@ -6,8 +6,10 @@ namespace Crash.Matrix;
 public sealed record MatrixOptions
 {
     public required string Url { get; init; }
-    /// <summary>script/crashtest: <c>--restart-service</c>, <c>--stop-service</c> and <c>--inject FAULT SERVER…</c> run through it.</summary>
-    public required string Control { get; init; }
+    /// <summary>The published service (IntegrationService.dll and its appsettings.json), which the matrix starts before every run.</summary>
+    public required string ServiceDir { get; init; }
+    /// <summary>script/services: the server faults act through it.</summary>
+    public required string Services { get; init; }
     public required string Out { get; init; }
     public double Seconds { get; init; } = 20;
     public double Rate { get; init; } = 200;
@@ -17,6 +19,8 @@ public sealed record MatrixOptions
     public long Locations { get; init; } = 20_000;
     public double RecoverSeconds { get; init; } = 60;
     public bool Check { get; init; }
+    /// <summary>The p99 the timeline's recovery is measured against.</summary>
+    public double SloMs { get; init; } = 10;
 
     /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

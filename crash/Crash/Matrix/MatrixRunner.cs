@@ -1,20 +1,23 @@
-using System.Diagnostics;
-using System.Globalization;
 using Crash.Catalogue;
 using Crash.Check;
 using Crash.Commands;
+using Crash.Control;
 
 namespace Crash.Matrix;
 
 /// <summary>
-/// Runs a matrix: for every row a fresh service (what one run's fault left behind is not the
-/// next run's), one run with the fault a third of the way in, its result judged against the
-/// catalogue and written; then summary.json and summary.md.
+/// Runs a matrix: the servers of power-loss rows on the power-loss layer, then for every row a
+/// fresh service (what one run's fault left behind is not the next run's), one run with the fault
+/// a third of the way in, its result judged against the catalogue and written; then summary.json
+/// and summary.md.
 /// </summary>
 internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catalogue)
 {
-    /// <summary>The control script failed (the service did not start): the matrix cannot go on.</summary>
+    /// <summary>The service could not be (re)started, or the power-loss layer set up: the matrix cannot go on.</summary>
     public const int ControlFailed = 3;
+
+    private readonly ServiceProcess _service = new(options.ServiceDir, options.Url, Path.Combine(options.Out, "service.log"));
+    private readonly ServerControl _servers = new(options.Services);
 
     /// <summary>
     /// 0; 1 when a run's API never came back or (with --check) a run lost more than its architecture
@@ -23,11 +26,29 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     public async Task<int> RunAsync(IReadOnlyList<MatrixRow> rows)
     {
         Directory.CreateDirectory(options.Out);
+        var layered = rows.Where(r => r.Fault.Promise == Promise.PowerLoss).SelectMany(r => r.Fault.Targets(r.Storage)).Distinct().Order(StringComparer.Ordinal).ToList();
+        try
+        {
+            using var layer = PowerLossLayer.Put(options.Services, layered);
+            using (_service)
+            {
+                return await RunRowsAsync(rows).ConfigureAwait(false);
+            }
+        }
+        catch (InvalidOperationException e)
+        {
+            Console.Error.WriteLine($"crash: {e.Message}");
+            return ControlFailed;
+        }
+    }
+
+    private async Task<int> RunRowsAsync(IReadOnlyList<MatrixRow> rows)
+    {
         var results = new List<RunResult>();
         var status = 0;
         foreach (var row in rows)
         {
-            if (!Control("--restart-service")) return ControlFailed;
+            _service.Restart();
             var path = Path.Combine(options.Out, row.FileName);
             var (result, exitCode) = await CrashCommand.Execute(RunOptions(row, path)).ConfigureAwait(false);
             if (exitCode != 0)
@@ -38,10 +59,12 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             if (result is null) continue;
             result = result with { Fault = row.Fault.Name, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
             result.Write(path);
+            if (result is CrashResult { Timeline: { } timeline })
+                File.WriteAllText(Path.Combine(options.Out, MatrixSummary.ChartFile(row.Label)), Timeline.TimelineSvg.Render(timeline, row.Label));
             results.Add(result);
             Console.WriteLine(result.Summary());
         }
-        Control("--stop-service");
+        _service.Stop();
         if (results.Count == 0)
         {
             Console.Error.WriteLine("crash: no run produced a result");
@@ -72,7 +95,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     /// <summary>The options of one run (checked: throws on a combination that cannot run).</summary>
     public CrashOptions RunOptions(MatrixRow row, string path)
     {
-        var inject = string.Join(" ", new[] { options.Control, "--inject", row.Fault.Name }.Concat(row.Fault.Targets(row.Storage)).Select(ShellQuote.Word));
+        var targets = row.Fault.Targets(row.Storage);
         return new CrashOptions
         {
             Url = options.Url,
@@ -81,27 +104,15 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Rate = options.Rate,
             Seconds = options.Seconds,
             FaultAt = options.FaultAt,
-            FaultCommand = $"STOP_SECONDS={options.StopSeconds.ToString(CultureInfo.InvariantCulture)} {inject}",
+            FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
+            FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, options.StopSeconds, log)),
             Items = options.Items,
             Locations = options.Locations,
             RecoverSeconds = options.RecoverSeconds,
+            SloMs = options.SloMs,
             TruthStorage = row.TruthStorage,
             Out = path,
             Label = row.Label,
         }.Validated();
-    }
-
-    /// <summary>Runs the control script with one argument, its output passed through; false if it failed.</summary>
-    private bool Control(string argument)
-    {
-        var start = new ProcessStartInfo(options.Control) { UseShellExecute = false, RedirectStandardInput = true };
-        start.ArgumentList.Add(argument);
-        using var process = Process.Start(start);
-        if (process is null) return false;
-        process.StandardInput.Close();
-        process.WaitForExit();
-        if (process.ExitCode == 0) return true;
-        Console.Error.WriteLine($"crash: {options.Control} {argument} exited with {process.ExitCode}");
-        return false;
     }
 }

@@ -39,6 +39,7 @@ public static class MatrixSummary
             ];
             text.AppendLine("| " + string.Join(" | ", cells) + " |");
         }
+        text.Append(Timelines(results));
         text.AppendLine();
         text.AppendLine("Stated durability (the catalogue, `GET /storages`):");
         text.AppendLine();
@@ -50,6 +51,33 @@ public static class MatrixSummary
         }
         return text.ToString();
     }
+
+    /// <summary>
+    /// How each run came back from its fault under load: when p99 was under the SLO again and the
+    /// 503s shed meanwhile, with the chart <see cref="ChartFile"/> of each (empty without timelines).
+    /// </summary>
+    public static string Timelines(IEnumerable<RunResult> results)
+    {
+        var rows = results.OfType<CrashResult>().Where(r => r.Timeline is not null).ToList();
+        if (rows.Count == 0) return "";
+        var text = new StringBuilder();
+        text.AppendLine();
+        text.AppendLine(string.Create(CultureInfo.InvariantCulture, $"Under load: p99 per second against the SLO ({rows[0].Timeline!.SloMs} ms), from the fault's end until it held {Timeline.RunTimeline.HeldSeconds} s in a row with no failed write:"));
+        text.AppendLine();
+        text.AppendLine("| run | fault | p99 back under the SLO after the fault | 503 from the fault until then | chart |");
+        text.AppendLine("|---|---|---:|---:|---|");
+        foreach (var r in rows)
+        {
+            var t = r.Timeline!;
+            var window = t.FaultEndedS is { } end && t.FaultStartedS is { } start ? string.Create(CultureInfo.InvariantCulture, $"{start:0.#}–{end:0.#} s") : "";
+            var back = t.P99BackS is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : "never";
+            text.AppendLine($"| {r.Label} | {window} | {back} | {N(t.Shed503)} | [{ChartFile(r.Label)}]({ChartFile(r.Label)}) |");
+        }
+        return text.ToString();
+    }
+
+    /// <summary>The chart's file name beside the run's JSON.</summary>
+    public static string ChartFile(string label) => label.Replace(' ', '-') + ".svg";
 
     private static string N(long value) => value.ToString(CultureInfo.InvariantCulture);
 

@@ -37,7 +37,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate * ReadShare, stopConsumers.Token);
         var loop = new WriteLoop(client, workload, clock);
-        var injector = new FaultInjector(options.FaultCommand, clock);
+        var injector = FaultInjector.For(options, clock);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
         var faultResult = await CrashTest.WaitForFaultAsync(fault, injector, options).ConfigureAwait(false);

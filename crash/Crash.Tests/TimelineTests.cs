@@ -1,0 +1,53 @@
+using Crash.Timeline;
+
+namespace Crash.Tests;
+
+/// <summary>A run second by second: p99 and 503s, and when p99 was back under the SLO after the fault.</summary>
+public sealed class TimelineTests
+{
+    // Ten writes a second for 10 s, 2 ms each; the fault from 3 s to 5 s answers 503 in 1 ms, and p99 stays at 50 ms until 7 s.
+    private static List<WriteRecord> Writes()
+    {
+        var writes = new List<WriteRecord>();
+        for (var i = 0; i < 100; i++)
+        {
+            var sent = i / 10.0;
+            var (latency, answer) = sent switch
+            {
+                >= 3 and < 5 => (0.001, ResponseClass.Unavailable),
+                >= 5 and < 7 => (0.050, ResponseClass.Ack),
+                _ => (0.002, ResponseClass.Ack),
+            };
+            writes.Add(new WriteRecord(i, $"k{i}", creates: false, $"v{i}", "u", []) { SentS = sent, CompletedS = sent + latency, Class = answer });
+        }
+        return writes;
+    }
+
+    [Fact]
+    public void P99ComesBackWhenItHoldsUnderTheSloAfterTheFaultAndThe503sMeanwhileAreCounted()
+    {
+        var timeline = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        Assert.Equal(10, timeline.Seconds.Count);
+        Assert.Equal((10L, 10L, 50.0), (timeline.Seconds[3].Sent, timeline.Seconds[3].Http503, timeline.Seconds[5].P99Ms!.Value));
+        Assert.Equal(2, timeline.P99BackS);
+        Assert.Equal(20, timeline.Shed503);
+    }
+
+    [Fact]
+    public void AP99ThatNeverComesBackIsNull()
+    {
+        var writes = Writes().Select(w => { if (w.SentS >= 5) w.CompletedS = w.SentS + 0.05; return w; }).ToList();
+        Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5).P99BackS);
+    }
+
+    [Fact]
+    public void TheChartShadesTheFaultAndDrawsTheSlo()
+    {
+        var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 5), "postgres kv db-stop <x>");
+        Assert.StartsWith("<svg", svg);
+        Assert.Contains("<title>fault 3–5 s</title>", svg);
+        Assert.Contains("SLO 10 ms (red)", svg);
+        Assert.Contains("postgres kv db-stop &lt;x&gt;", svg);
+        Assert.Contains("p99 back under the SLO 2 s after the fault; 20 answered 503 meanwhile", svg);
+    }
+}

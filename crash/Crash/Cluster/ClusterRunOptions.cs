@@ -1,0 +1,26 @@
+namespace Crash.Cluster;
+
+/// <summary>The options of <c>crash cluster</c> (see <see cref="Commands.ClusterCommand"/>).</summary>
+public sealed record ClusterRunOptions
+{
+    /// <summary>script/cluster.</summary>
+    public required string Script { get; init; }
+    public required int Nodes { get; init; }
+    /// <summary>Node i listens on Port + i.</summary>
+    public required int Port { get; init; }
+    public required string Out { get; init; }
+    public double Seconds { get; init; } = 20;
+    public double Rate { get; init; } = 200;
+    /// <summary>How long a node stays down (node-kill) or stopped (node-pause).</summary>
+    public double StopSeconds { get; init; } = 5;
+    public double RecoverSeconds { get; init; } = 60;
+    public bool Check { get; init; }
+    /// <summary>The p99 the timeline's recovery is measured against.</summary>
+    public double SloMs { get; init; } = 10;
+
+    /// <summary>A third of the way in, as the matrix.</summary>
+    public double FaultAt => Math.Floor(Seconds / 3);
+
+    /// <summary>The node struck: never node 0, which takes the writes.</summary>
+    public const int Victim = 1;
+}

@@ -1,0 +1,79 @@
+using System.CommandLine;
+using Crash.Catalogue;
+using Crash.Cluster;
+using Tank;
+using Tank.Commands;
+
+namespace Crash.Commands;
+
+/// <summary>
+/// <c>crash cluster</c>: crash runs on a sharded key-value cluster (script/cluster): for every
+/// architecture the catalogue calls shardable and serving key-value (or those named), a cluster of
+/// --nodes, and for every --fault one run writing through node 0 while node 1 is struck.
+/// </summary>
+public sealed class ClusterCommand : Command
+{
+    private readonly Option<string> _script = TankOption.Create("--cluster-script", "script/cluster: brings a cluster up and down, names its pids", ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<long> _nodes = TankOption.Create("--nodes", "Nodes of the cluster (at least 2: node 1 is struck)", ValueParsers.WholeNumber(min: 2), "n").WithDefault(3);
+    private readonly Option<long> _port = TankOption.Create("--port", "Node i listens on PORT + i", ValueParsers.WholeNumber(min: 1024), "port").Require();
+    private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (default: every shardable one serving key-value)", ValueParsers.NonEmpty, "a,b");
+    private readonly Option<string> _kind = TankOption.Create("--kind", "Kinds of write: only kv", ValueParsers.Choice(["kv"], k => k), "kv").WithDefault("kv");
+    private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", NodeFaults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
+        .WithDefault(string.Join(",", NodeFaults.All.Select(f => f.Name)));
+    private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
+    private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long the node stays down or stopped (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s outage");
+    private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run lost an acknowledged write, or the outage did not answer 503 for the struck node's keys only");
+    private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs, run nothing");
+
+    public ClusterCommand() : base("cluster", "Crash runs on a sharded key-value cluster: for each shardable architecture, node 1 killed or paused while writes go through node 0")
+    {
+        foreach (var option in new Option[] { _script, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _sloMs })
+            Add(option);
+        SetAction(Run);
+    }
+
+    private int Run(ParseResult parse)
+    {
+        var catalogue = StorageCatalogue.Load(parse.GetRequiredValue(_catalogue));
+        var shardable = catalogue.Entries.Where(e => e.Shardable && e.Serves.Contains(CrashKind.KeyValue.Serves())).ToList();
+        var storages = parse.GetValue(_storage) is { } named
+            ? List(named).Select(n => catalogue.Find(n) is { } e && shardable.Contains(e) ? e : throw new TankInputException(
+                $"--storage: '{n}' is not a shardable key-value architecture (the catalogue's: {string.Join(", ", shardable.Select(s => s.Name))})")).ToList()
+            : shardable;
+        var faults = List(parse.GetRequiredValue(_fault)).Select(f => NodeFaults.Find(f) ?? throw new TankInputException(
+            $"--fault: unknown fault '{f}' ({string.Join(", ", NodeFaults.All.Select(x => x.Name))})")).ToList();
+        if (storages.Count == 0) throw new TankInputException("nothing to run: the catalogue has no shardable key-value architecture");
+        var quick = parse.GetValue(_quick);
+        var nodes = (int)parse.GetRequiredValue(_nodes);
+        var port = (int)parse.GetRequiredValue(_port);
+        if (port + nodes > 65_535) throw new TankInputException($"--port: {port} + {nodes} nodes goes beyond 65535");
+        var options = new ClusterRunOptions
+        {
+            Script = Path.GetFullPath(parse.GetRequiredValue(_script)),
+            Nodes = nodes,
+            Port = port,
+            Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
+            Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
+            Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),
+            StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
+            Check = parse.GetValue(_check),
+            SloMs = parse.GetRequiredValue(_sloMs),
+        };
+        if (options.FaultAt + options.StopSeconds >= options.Seconds)
+            throw new TankInputException($"--stop-seconds: the outage ({options.StopSeconds} s from {options.FaultAt} s) must end before the writes do ({options.Seconds} s)");
+        if (parse.GetValue(_plan))
+        {
+            foreach (var storage in storages)
+                foreach (var fault in faults) parse.InvocationConfiguration.Output.WriteLine($"{storage.Name} kv-cluster {fault.Name}\tnode{ClusterRunOptions.Victim}\tnothing");
+            return 0;
+        }
+        return new ClusterRunner(options).RunAsync(storages, faults, catalogue).GetAwaiter().GetResult();
+    }
+
+    private static string[] List(string text) => text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+}

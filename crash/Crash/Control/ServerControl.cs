@@ -1,0 +1,29 @@
+using System.Globalization;
+
+namespace Crash.Control;
+
+/// <summary>
+/// The servers, through script/services (the one supervisor): their processes, starting them,
+/// cutting their power. Server names are the catalogue's <c>servers</c>.
+/// </summary>
+internal sealed class ServerControl(string servicesScript)
+{
+    /// <summary>A server's main processes (the Redis Cluster's three masters); throws if it is not running.</summary>
+    public IReadOnlyList<int> Pids(string server) =>
+        ChildProcess.Output(servicesScript, "pid", server)
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(p => int.Parse(p, NumberStyles.None, CultureInfo.InvariantCulture)).ToList();
+
+    /// <summary>Its main processes and, for PostgreSQL, every backend too: what a hung server is.</summary>
+    public IReadOnlyList<int> AllPids(string server)
+    {
+        var pids = Pids(server);
+        return server == "postgres" ? [.. pids, .. pids.SelectMany(Signals.Children)] : pids;
+    }
+
+    /// <summary><c>script/services up SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
+    public bool Up(IReadOnlyList<string> servers, FaultLog log) => ChildProcess.Run(servicesScript, ["up", .. servers], log.Path) == 0;
+
+    /// <summary><c>script/services powercut SERVER…</c>: every process killed, what was not fsynced dropped, started again.</summary>
+    public bool Powercut(IReadOnlyList<string> servers, FaultLog log) => ChildProcess.Run(servicesScript, ["powercut", .. servers], log.Path) == 0;
+}
