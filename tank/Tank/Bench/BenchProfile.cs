@@ -27,6 +27,8 @@ public sealed record BenchProfile
     public required int Repeats { get; init; }
     /// <summary>The capacity search after the ramps: bisecting holds, then a longer confirmation.</summary>
     public required int SearchSteps { get; init; }
+    /// <summary>Holds of each repetition's search after the first, which starts at the previous confirmed rate.</summary>
+    public int LaterSearchSteps { get; init; } = 2;
     public required int HoldSeconds { get; init; }
     public required int ConfirmSeconds { get; init; }
     public int CrossCheckConnections { get; init; } = 64;
@@ -54,19 +56,22 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 40 cells (22 author/item, 18 queue) of about 115 s each (probe 3 s, warm-up 4 s, a ramp of
-    // 8 s, then three searches of four 3-s holds and a 15-s confirmation, each hold after 1 s of
-    // unrecorded warm-up at its rate, about 6 s of preparations): about 75 minutes.
+    // 36 cells (20 author/item, 16 queue) of about 91 s each: probe 3 s, warm-up 3 s, a ramp of
+    // 6 s, about 6 s of preparations; the first search three 3-s holds (from the ramp's estimate)
+    // and a 15-s confirmation, each later one two holds (from the previous confirmed rate) and a
+    // confirmation, each hold after 1 s unrecorded at its rate: about 55 minutes on 2 cores. The
+    // default run measured 62 minutes with 48 cells and one search (2026-11-25, machine shared).
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
         Locations = 100_000,
         Items = 500_000,
         ProbeSchedule = "const(64, 1s) const(0, 2s)",
-        WarmupSeconds = 4,
-        RampSeconds = 8,
+        WarmupSeconds = 3,
+        RampSeconds = 6,
         Repeats = 3,
-        SearchSteps = 4,
+        SearchSteps = 3,
+        LaterSearchSteps = 2,
         HoldSeconds = 3,
         ConfirmSeconds = 15,
         PrefillSchedule = "const(1000, 5s)",
@@ -96,5 +101,5 @@ public sealed record BenchProfile
     /// <summary>Unrecorded seconds at a hold's rate before it is measured (the previous hold's backlog drains).</summary>
     public int HoldWarmupSeconds { get; init; } = 1;
 
-    public SearchPlan Search(double sloMs) => new(SearchSteps, HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds);
+    public SearchPlan Search(double sloMs, int repeat = 1) => new(repeat == 1 ? SearchSteps : Math.Min(SearchSteps, LaterSearchSteps), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds);
 }

@@ -52,5 +52,6 @@ public static class BenchRun
     // Before the first cell is done: its schedules plus about 10 s of preparation (ammo, prefills, settling).
     public static double PlannedSecondsPerCell(BenchProfile profile) =>
         ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds
-        + profile.Repeats * (profile.SearchSteps * (profile.HoldSeconds + profile.HoldWarmupSeconds) + profile.ConfirmSeconds + profile.HoldWarmupSeconds) + 10;
+        + Enumerable.Range(1, profile.Repeats).Sum(repeat =>
+            profile.Search(10, repeat).Steps * (profile.HoldSeconds + profile.HoldWarmupSeconds) + profile.ConfirmSeconds + profile.HoldWarmupSeconds) + 10;
 }

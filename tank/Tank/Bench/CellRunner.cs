@@ -54,7 +54,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         long? hint = ramp.MaxSustainedRps > 0 ? (long)ramp.MaxSustainedRps : null;
         for (var repeat = 1; repeat <= profile.Repeats; repeat++)
         {
-            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint);
+            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint, repeat);
             repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
                 search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
             holds.AddRange(search.Holds.Select(h => Record(h, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, true, repeat))));
@@ -73,10 +73,10 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat, h.Late);
 
     // Holds right after the ramp (or the previous search), on the warm service.
-    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint)
+    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint, int repeat)
     {
         var holds = 0;
-        var plan = context.Profile.Search(context.Options.SloMs);
+        var plan = context.Profile.Search(context.Options.SloMs, repeat);
         var overloaded = false;
         return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
