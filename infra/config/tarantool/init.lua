@@ -170,7 +170,6 @@ function delete_existing(space_name, id)
     return in_transaction(16, delete_if_present, box.space[space_name], id)
 end
 
-local fiber = require('fiber')
 local log = require('log')
 
 -- Queues (/write/tarantool-memtx, /read/tarantool-vinyl, …): a FIFO space per engine, a message
@@ -201,9 +200,10 @@ waiting:create_index('primary', { parts = { 'id' }, if_not_exists = true })
 do
     -- Before queue_put and queue_take exist (they are defined below), so nothing races the rebuild;
     -- a million-deep queue takes seconds here, as its count does.
-    local started = fiber.clock()
+    local clock = require('clock')
+    local started = clock.monotonic()
     for _, tuple in box.space.queue_vinyl:pairs() do waiting:replace({ tuple[1] }) end
-    log.info('queue_vinyl: %d waiting messages indexed in %.1f s', waiting:len(), fiber.clock() - started)
+    log.info('queue_vinyl: %d waiting messages indexed in %.1f s', waiting:len(), clock.monotonic() - started)
 end
 
 -- Appends a message; returns its id. vinyl's id becomes takeable once its insert is committed
