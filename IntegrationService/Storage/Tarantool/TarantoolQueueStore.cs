@@ -7,13 +7,15 @@ namespace IntegrationService.Storage.Tarantool;
 
 /// <summary>
 /// A FIFO space per engine (queue_memtx, queue_vinyl), written and taken by init.lua's stored
-/// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua).
+/// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua;
+/// vinyl's takes find the oldest id in a memtx index of the waiting ids, not in the LSM tree).
 /// </summary>
 public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
 {
     /// <summary>
-    /// vinyl has no exact size: counting scans the queue, tombstones included (seconds for a
-    /// million messages). The depth is for benchmarks and operators, so it gets this long.
+    /// The depth is for benchmarks and operators, not a hot path, so it gets this long: a count may
+    /// scan (vinyl's once scanned its tombstones, seconds for a million messages; init.lua now counts
+    /// the waiting ids in memtx).
     /// </summary>
     private static readonly TimeSpan CountTimeout = TimeSpan.FromSeconds(60);
 

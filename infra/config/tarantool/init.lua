@@ -170,6 +170,8 @@ function delete_existing(space_name, id)
     return in_transaction(16, delete_if_present, box.space[space_name], id)
 end
 
+local log = require('log')
+
 -- Queues (/write/tarantool-memtx, /read/tarantool-vinyl, …): a FIFO space per engine, a message
 -- per tuple {id, body}; ids from a sequence, so the oldest message has the smallest id.
 local queue_format = {
@@ -184,56 +186,70 @@ for _, engine in ipairs({ 'memtx', 'vinyl' }) do
         if_not_exists = true })
 end
 
--- Appends a message; returns its id.
-function queue_put(engine, body)
-    return box.space['queue_' .. engine]:insert({ box.NULL, body })[1]
+-- vinyl's queue keeps the ids of its waiting messages in a memtx space too: `queue_vinyl_waiting`,
+-- temporary (never written to the WAL, empty after a restart and rebuilt below from the vinyl space,
+-- which stays the durable copy). Why: a vinyl take that looks for the oldest message in the LSM tree
+-- steps over the tombstone of every message taken since the last compaction (7.5 ms a take on a
+-- queue of 72 000 after 80 000 takes; p99 944 ms at a million deep, issue 24). memtx finds the
+-- oldest id at once, and a take then reads and deletes that one key in vinyl, which touches no
+-- tombstone but its own. Taking the id out of memtx is the claim: it does not yield, so concurrent
+-- takers get different ids with no latch and no transaction conflict.
+local waiting = box.schema.space.create('queue_vinyl_waiting',
+    { engine = 'memtx', temporary = true, format = { { name = 'id', type = 'unsigned' } }, if_not_exists = true })
+waiting:create_index('primary', { parts = { 'id' }, if_not_exists = true })
+do
+    -- Before queue_put and queue_take exist (they are defined below), so nothing races the rebuild;
+    -- a million-deep queue takes seconds here, as its count does.
+    local clock = require('clock')
+    local started = clock.monotonic()
+    for _, tuple in box.space.queue_vinyl:pairs() do waiting:replace({ tuple[1] }) end
+    log.info('queue_vinyl: %d waiting messages indexed in %.1f s', waiting:len(), clock.monotonic() - started)
 end
 
--- Takes the oldest message (its tuple, or nil when the queue is empty): the read and the delete
--- in one transaction. memtx does not yield between them, so two takers never get the same tuple.
---
--- vinyl needs two more things, both measured (docs/journal/2026-11-22-to-25-lab-notebook.md):
--- * Its min() must step over the tombstones of every message taken since the last compaction:
---   7.5 ms a take on a queue of 70 000 after 80 000 takes. So a vinyl take starts after the id it
---   took last (a GT seek, 0.2 ms) and does a full min() only every 256th call: a message that
---   committed after a later id was taken (an insert that yielded) is found by that min(), a
---   little out of order but never lost.
--- * Concurrent takers would read the same tuple and all but one abort on the conflict; vinyl's
---   takers queue on a latch, one take at a time per queue (conflicts with anything else are retried).
-local fiber = require('fiber')
-local vinyl_takes = {} -- engine -> { latch = fiber.channel(1), last = id taken last, calls = n }
+-- Appends a message; returns its id. vinyl's id becomes takeable once its insert is committed
+-- (a crash between the two loses no message: the rebuild above finds it).
+function queue_put(engine, body)
+    local id = box.space['queue_' .. engine]:insert({ box.NULL, body })[1]
+    if engine == 'vinyl' then waiting:insert({ id }) end
+    return id
+end
 
-local function take_oldest(space, after)
-    local tuple
-    if after ~= nil then tuple = space.index.primary:select({ after }, { iterator = 'GT', limit = 1 })[1]
-    else tuple = space.index.primary:min() end
+-- Takes the oldest message (its tuple, or nil when the queue is empty). memtx: the read and the
+-- delete in one transaction; memtx does not yield between them, so two takers never get the same tuple.
+local function take_oldest(space)
+    local tuple = space.index.primary:min()
     if tuple ~= nil then space:delete(tuple[1]) end
+    return tuple
+end
+
+local function take_key(space, id)
+    local tuple = space:get(id)
+    if tuple ~= nil then space:delete(id) end
     return tuple
 end
 
 function queue_take(engine)
     local space = box.space['queue_' .. engine]
-    if space.engine == 'memtx' then return in_transaction(1, take_oldest, space, nil) end
-    local state = vinyl_takes[engine]
-    if state == nil then
-        state = { latch = fiber.channel(1), last = nil, calls = 0 }
-        vinyl_takes[engine] = state
+    if space.engine == 'memtx' then return in_transaction(1, take_oldest, space) end
+    while true do
+        local head = waiting.index.primary:min()
+        if head == nil then return nil end
+        local id = head[1]
+        waiting:delete(id) -- the claim: no yield since min(), so no other taker has this id
+        local ok, tuple = pcall(take_key, space, id)
+        if not ok then
+            waiting:replace({ id }) -- not taken: back in line, in its place
+            error(tuple)
+        end
+        if tuple ~= nil then return tuple end
     end
-    state.latch:put(true)
-    state.calls = state.calls + 1
-    local after = state.calls % 256 ~= 0 and state.last or nil
-    local ok, tuple = pcall(in_transaction, 64, take_oldest, space, after)
-    if ok and tuple ~= nil and (state.last == nil or tuple[1] > state.last) then state.last = tuple[1] end
-    state.latch:get()
-    if not ok then error(tuple) end
-    return tuple
 end
 
--- Messages waiting. vinyl has no exact len(); count() scans (fine for the benchmark's start and end).
+-- Messages waiting: memtx's len(); vinyl has no exact len() (count() scans its tombstones), so its
+-- waiting ids are counted instead (messages being taken at that moment are not among them).
 function queue_depth(engine)
-    local space = box.space['queue_' .. engine]
-    if space.engine == 'memtx' then return space:len() end
-    return space:count()
+    if engine == 'vinyl' then return waiting:len() end
+    return box.space['queue_' .. engine]:len()
 end
 
 -- Key-value pairs (/v0/entity?storage=tarantool-memtx, tarantool-vinyl): a tuple {key, value} per
