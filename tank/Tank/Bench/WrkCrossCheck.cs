@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using Tank.Commands;
 using Tank.Cpu;
+using Tank.Report;
 
 namespace Tank.Bench;
 
@@ -56,6 +57,27 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
         };
         File.WriteAllText(Path.Combine(dir, "wrk.json"), JsonSerializer.Serialize(wrkJson, new JsonSerializerOptions { WriteIndented = true }) + "\n");
         BenchLog.Write($"cross-check {check.Storage} {check.Scenario}: wrk {parsed.Rps} rps, tank {BenchSteps.Capacity(Path.Combine(dir, "tank"))} rps ({connections} connections, {seconds} s each)");
+        CheckRate(check, target, ids, dir, root);
+    }
+
+    /// <summary>The cell's confirmed rate sent again by wrk, paced (tank/wrk/paced.lua), for as long as a confirmation.</summary>
+    private void CheckRate(CrossCheckTarget check, BenchTarget target, KeyRange ids, string dir, string root)
+    {
+        var confirmed = CapacityFile.TryRead(Path.Combine(context.RunDir, "runs", check.Storage, check.Scenario))?.ConfirmedRps ?? 0;
+        if (confirmed <= 0) return;
+        var seconds = context.Profile.ConfirmSeconds;
+        string[] command = ["wrk", "-t1", $"-c{context.Profile.CrossCheckConnections}", $"-d{seconds}s", "--latency", "-s", Path.Combine(context.Options.Root, "tank", "wrk", "paced.lua"),
+            target.Client.BaseUrl, "--", check.Template, ids.First.ToString(CultureInfo.InvariantCulture), ids.Last.ToString(CultureInfo.InvariantCulture),
+            confirmed.ToString(CultureInfo.InvariantCulture), "1"];
+        var wrk = ProcessRunner.Run(command[0], command[1..], context.Cancel);
+        File.WriteAllText(Path.Combine(dir, "wrk-rate.txt"), wrk.Output + wrk.Error);
+        var parsed = WrkOutput.Parse(wrk.Output);
+        var p99 = WrkOutput.P99Ms(wrk.Output);
+        if (parsed is null || p99 is null) throw new InvalidOperationException($"wrk gave no rate or p99 for {check.Storage}: see {dir}/wrk-rate.txt");
+        var rate = new RateCheck(check.Storage, check.Scenario, confirmed, parsed.Value.Rps, p99.Value, context.Options.SloMs, seconds,
+            string.Join(' ', command).Replace(root, "", StringComparison.Ordinal));
+        CrossCheckReader.WriteRate(dir, rate);
+        BenchLog.Write($"rate check {check.Storage} {check.Scenario}: confirmed {confirmed} rps; wrk paced at it sent {parsed.Value.Rps} rps, p99 {p99:F2} ms: {rate.Verdict()}");
     }
 
     private static long ReapedTicks()

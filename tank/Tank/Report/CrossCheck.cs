@@ -12,6 +12,9 @@ public sealed record CrossCheck(string Storage, string Scenario, string Endpoint
 {
     public const double TolerancePercent = 15;
 
+    /// <summary>The cell's confirmed rate under paced wrk, when the run confirmed one for this endpoint.</summary>
+    public RateCheck? Rate { get; init; }
+
     /// <summary>How far our runner's rate is from wrk's, in % of wrk's.</summary>
     public double DifferencePercent => WrkRps <= 0 ? 100 : (TankRps - WrkRps) / WrkRps * 100;
 

@@ -28,8 +28,19 @@ public static class CrossCheckReader
             var tank = PhoutAnalyzer.Analyze(Path.Combine(tankDir, "phout.log"), wrk.Storage, wrk.Scenario, meta, sloMs: 10);
             result.Add(new CrossCheck(wrk.Storage, wrk.Scenario, wrk.Endpoint, wrk.Connections, wrk.DurationS,
                 wrk.Rps, wrk.CpuSeconds, wrk.Requests, CapacityEstimate.Of(tank.Seconds),
-                tank.Cpu.FirstOrDefault(c => c.Name == "tank")?.Seconds ?? 0, tank.Requests, wrk.Command));
+                tank.Cpu.FirstOrDefault(c => c.Name == "tank")?.Seconds ?? 0, tank.Requests, wrk.Command)
+            { Rate = ReadRate(Path.Combine(Path.GetDirectoryName(wrkPath)!, "rate.json")) });
         }
         return result;
     }
+
+    private static RateCheck? ReadRate(string path)
+    {
+        if (!File.Exists(path)) return null;
+        try { return JsonSerializer.Deserialize<RateCheck>(File.ReadAllText(path), Json) ?? throw new JsonException("empty"); }
+        catch (JsonException e) { throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
+    }
+
+    public static void WriteRate(string directory, RateCheck check) =>
+        File.WriteAllText(Path.Combine(directory, "rate.json"), JsonSerializer.Serialize(check, new JsonSerializerOptions(Json) { WriteIndented = true }) + "\n");
 }

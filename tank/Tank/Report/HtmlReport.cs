@@ -57,6 +57,12 @@ public static class HtmlReport
             Table(html, ReportSections.CrossCheckColumns, ReportSections.CrossCheckRows(crossChecks));
             html.AppendLine($"<p>{Enc(ReportSections.CrossCheckMethod(crossChecks)).Replace("`", "")}</p>");
         }
+        if (crossChecks.Any(c => c.Rate is not null))
+        {
+            html.AppendLine("<h2>Confirmed rates under wrk</h2>");
+            Table(html, ReportSections.RateCheckColumns, ReportSections.RateCheckRows(crossChecks));
+            html.AppendLine($"<p>{Enc(ReportSections.RateCheckMethod(crossChecks)).Replace("`", "")}</p>");
+        }
         html.AppendLine("<h2>Machine, servers and durability</h2>");
         Table(html, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();

@@ -51,6 +51,12 @@ public static class MarkdownReport
             Table(md, ReportSections.CrossCheckColumns, ReportSections.CrossCheckRows(crossChecks));
             md.AppendLine().AppendLine(ReportSections.CrossCheckMethod(crossChecks)).AppendLine();
         }
+        if (crossChecks.Any(c => c.Rate is not null))
+        {
+            md.AppendLine("## Confirmed rates under wrk").AppendLine();
+            Table(md, ReportSections.RateCheckColumns, ReportSections.RateCheckRows(crossChecks));
+            md.AppendLine().AppendLine(ReportSections.RateCheckMethod(crossChecks)).AppendLine();
+        }
         md.AppendLine("## Machine, servers and durability").AppendLine();
         Table(md, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();

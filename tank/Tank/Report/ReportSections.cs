@@ -136,6 +136,21 @@ public static class ReportSections
         $"and then by this runner in the closed model with the same connection count and duration and the same ids, right after one another on a warmed service. " +
         $"wrk rps is its own Requests/sec; tank rps is the median of its whole seconds (instances start during the first). They must agree within ±{CrossCheck.TolerancePercent:0} %.";
 
+    public static readonly string[] RateCheckColumns =
+        ["architecture", "scenario", "confirmed rps (tank)", "wrk rps at that rate", "difference", "wrk p99 ms", "seconds", "verdict"];
+
+    public static List<string[]> RateCheckRows(IReadOnlyList<CrossCheck> checks) =>
+        checks.Where(c => c.Rate is not null).Select(c => c.Rate!).Select(r => new[]
+        {
+            r.Storage, r.Scenario, ReportText.Rps(r.ConfirmedRps), ReportText.Rps(r.WrkRps), r.DifferencePercent.ToString("+0.0;-0.0;0", CultureInfo.InvariantCulture) + " %",
+            Ms(r.WrkP99Ms), r.Seconds.ToString(CultureInfo.InvariantCulture), r.Verdict(),
+        }).ToList();
+
+    public static string RateCheckMethod(IReadOnlyList<CrossCheck> checks) =>
+        $"Each cross-checked cell's confirmed rate was sent again by wrk, paced at that rate (`{checks.Select(c => c.Rate?.Command).FirstOrDefault(c => c is not null) ?? "wrk"}`), " +
+        $"for as long as a confirmation, after the closed-model cross-check. They agree when wrk kept the rate within ±{RateCheck.TolerancePercent:0} % and its p99 " +
+        "(from the actual send, wrk's own measure) stayed within the SLO: a second generator that also holds the rate the search confirmed.";
+
     private static string Us(double us) => us.ToString(us < 10 ? "0.0" : "0", CultureInfo.InvariantCulture);
 
     private static string Pct(double pct) => pct.ToString("0", CultureInfo.InvariantCulture) + " %";
