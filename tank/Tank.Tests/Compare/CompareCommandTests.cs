@@ -139,6 +139,17 @@ public sealed class CompareCommandTests
     }
 
     [Fact]
+    public void AConfirmedCellsP99IsItsConfirmationsNotTheRamps()
+    {
+        using var f = new SummaryFixture();
+        const string run = "\"storage\": \"tarantool-memtx\", \"scenario\": \"author-read\", \"max_sustained_rps\": 12441, \"quantiles_ms\": {\"p99\": 17.6}";
+        var confirmed = ReportFileReader.Read(f.Raw("confirmed", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_rps\": 28597, \"confirmed_p99_ms\": 3.704}}]}}"));
+        Assert.Equal(3.704, confirmed.Cells[0].P99Ms.Value, 6);
+        var ramp = ReportFileReader.Read(f.Raw("ramp", $"{{\"slo_ms\": 10, \"runs\": [{{{run}}}]}}"));
+        Assert.Equal(17.6, ramp.Cells[0].P99Ms.Value, 6);
+    }
+
+    [Fact]
     public void ALowerCapacityThatIsOnlyALowerBoundIsNoRegression()
     {
         using var f = new SummaryFixture();

@@ -53,9 +53,12 @@ public static class ReportFileReader
         var scenario = Text(run, "scenario", path, where);
         var sustained = Number(run, "max_sustained_rps", path, where) ?? throw Bad(path, $"{where}.max_sustained_rps", "is missing");
         var confirmed = Number(run, "confirmed_rps", path, where);
-        var p99 = run.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object
+        var rampP99 = run.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object
             ? Number(q, "p99", path, $"{where}.quantiles_ms") ?? throw Bad(path, $"{where}.quantiles_ms.p99", "is missing")
             : throw Bad(path, $"{where}.quantiles_ms", "is missing");
+        // A confirmed cell's p99 is its confirming holds' (at the rate it is judged by), not the
+        // ramp's, which passes the knee on purpose.
+        var p99 = (confirmed is > 0 ? Number(run, "confirmed_p99_ms", path, where) : null) ?? rampP99;
         var repeats = Repeats(run, path, where, confirmed is not null);
         var capacity = confirmed ?? sustained;
         var capacitySpread = SpreadField(run, confirmed is not null) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
