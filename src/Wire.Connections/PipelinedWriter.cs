@@ -1,33 +1,28 @@
+using System.Threading.Channels;
+
 namespace Wire.Connections;
 
 /// <summary>
 /// The sending half of a pipelined connection: callers append whole frames to a shared queue buffer
-/// (<see cref="TryEnqueue{TFrame}"/>, one short lock) and whoever finds no send in progress sends what is
-/// queued. That caller writes on its own thread until the queue is empty or a write has to wait (the
-/// socket's buffer is full), then a pool thread goes on; frames that arrive while a write is in flight go
-/// out together in the next one. No caller waits for company, so a lone frame leaves at once, and many
-/// concurrent callers cost few system calls. Sending on the caller's thread rather than waking a loop
-/// spares a thread hop per send (issue 24: the beanstalkd client cost the service twice Redis's CPU
-/// per message). Once <see cref="TryClose"/> has run, nothing more is queued or sent; a failed write
-/// reports its exception to the owner (which then closes the connection).
+/// (<see cref="TryEnqueue{TFrame}"/>, one short lock) and one write loop sends whatever is queued. The loop
+/// never waits for company — a lone frame is written at once, and frames that arrive while a write is in
+/// flight go out together in the next one — so many concurrent callers cost few system calls. Once
+/// <see cref="TryClose"/> has run, nothing more is queued; a failed write reports its exception to the
+/// owner (which then closes the connection).
 /// </summary>
 public sealed class PipelinedWriter
 {
     private readonly Stream _stream;
     private readonly Action<Exception> _onWriteFailed;
     private readonly Lock _queueLock = new();
-    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Channel<bool> _wake = Channel.CreateBounded<bool>(
+        new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite, SingleReader = true });
     private PooledBufferWriter _queued;
     private PooledBufferWriter _writing;
     private Exception? _closedBecause;
 
-    // Under _queueLock: whether sending may begin, whether a sender owns _writing, whether a write failed.
-    private bool _started;
-    private bool _sending;
-    private bool _failed;
-
     /// <param name="stream">The connection's stream; the writer only writes to it.</param>
-    /// <param name="onWriteFailed">Called once, on the sending thread, when a write throws.</param>
+    /// <param name="onWriteFailed">Called once, from the write loop, when a write throws.</param>
     /// <param name="initialCapacity">The starting size of each of the two send buffers, in bytes.</param>
     public PipelinedWriter(Stream stream, Action<Exception> onWriteFailed, int initialCapacity = 64 * 1024)
     {
@@ -40,29 +35,19 @@ public sealed class PipelinedWriter
     /// <summary>Why the writer was closed (the exception given to <see cref="TryClose"/>); null while open.</summary>
     public Exception? ClosedBecause => Volatile.Read(ref _closedBecause);
 
-    /// <summary>Completes once no write is in progress and none will start: after <see cref="TryClose"/> or a failed write.</summary>
-    public Task Completion => _done.Task;
+    /// <summary>The write loop; completes after <see cref="TryClose"/> or a failed write.</summary>
+    public Task Completion { get; private set; } = Task.CompletedTask;
 
-    /// <summary>Lets sending begin (frames queued before wait for it).</summary>
-    public void Start()
-    {
-        bool send;
-        lock (_queueLock)
-        {
-            _started = true;
-            send = TryBeginSend();
-        }
-        if (send) _ = SendAsync();
-    }
+    /// <summary>Starts the write loop.</summary>
+    public void Start() => Completion = Task.Run(WriteLoopAsync);
 
     /// <summary>
-    /// Queues <paramref name="frame"/> (see <see cref="IOutgoingFrame.WriteTo"/>) and, if no send is in
-    /// progress, sends it before returning unless the write has to wait; false, with nothing written or
-    /// registered, once the writer is closed.
+    /// Queues <paramref name="frame"/> (see <see cref="IOutgoingFrame.WriteTo"/>); false, with nothing written
+    /// or registered, once the writer is closed.
     /// </summary>
     public bool TryEnqueue<TFrame>(ref TFrame frame) where TFrame : IOutgoingFrame, allows ref struct
     {
-        bool send;
+        bool wasEmpty;
         lock (_queueLock)
         {
             // Checked under the lock TryClose takes, so nothing is registered after the owner's drain.
@@ -77,9 +62,10 @@ public sealed class PipelinedWriter
                 _queued.Truncate(start);
                 throw;
             }
-            send = TryBeginSend();
+            wasEmpty = start == 0;
         }
-        if (send) _ = SendAsync(); // never faults: SendAsync reports its failure to the owner
+        // Only the empty → non-empty transition needs to wake the loop: it drains until empty.
+        if (wasEmpty) _wake.Writer.TryWrite(true);
         return true;
     }
 
@@ -89,53 +75,36 @@ public sealed class PipelinedWriter
     /// </summary>
     public bool TryClose(Exception reason)
     {
-        bool idle;
         lock (_queueLock)
         {
             if (_closedBecause is not null) return false;
             Volatile.Write(ref _closedBecause, reason);
-            idle = !_sending;
         }
-        if (idle) _done.TrySetResult();
+        _wake.Writer.TryComplete();
         return true;
     }
 
-    /// <summary>Under the lock: claims the sending role when there is something to send and nobody sends it.</summary>
-    private bool TryBeginSend()
-    {
-        if (_sending || !_started || _failed || _queued.WrittenCount == 0) return false;
-        _sending = true;
-        return true;
-    }
-
-    private async Task SendAsync()
+    private async Task WriteLoopAsync()
     {
         try
         {
-            while (true)
+            while (await _wake.Reader.WaitToReadAsync().ConfigureAwait(false))
             {
-                lock (_queueLock)
+                _wake.Reader.TryRead(out _);
+                while (true)
                 {
-                    if (_queued.WrittenCount == 0 || _closedBecause is not null)
+                    lock (_queueLock)
                     {
-                        _sending = false;
-                        if (_closedBecause is not null) _done.TrySetResult();
-                        return;
+                        if (_queued.WrittenCount == 0) break;
+                        (_queued, _writing) = (_writing, _queued);
                     }
-                    (_queued, _writing) = (_writing, _queued);
+                    await _stream.WriteAsync(_writing.WrittenMemory).ConfigureAwait(false);
+                    _writing.Clear();
                 }
-                await _stream.WriteAsync(_writing.WrittenMemory).ConfigureAwait(false);
-                _writing.Clear();
             }
         }
         catch (Exception ex)
         {
-            lock (_queueLock)
-            {
-                _sending = false;
-                _failed = true;
-            }
-            _done.TrySetResult();
             _onWriteFailed(ex);
         }
     }
