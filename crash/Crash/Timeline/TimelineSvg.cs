@@ -47,7 +47,9 @@ public static class TimelineSvg
         var points = string.Join(' ', seconds.Where(s => s.P99Ms is not null).Select(s => $"{Svg.N(X(s.Second + 0.5))},{Svg.N(YMs(s.P99Ms!.Value))}"));
         svg.Append($"<polyline fill=\"none\" stroke=\"{Svg.Palette[0]}\" stroke-width=\"2\" points=\"{points}\"/>\n");
         var back = timeline.P99BackS is { } b ? $"p99 back under the SLO {Svg.N(b)} s after the fault" : "p99 never back under the SLO";
-        Svg.Text(svg, Left, Height - 10, $"p99 (blue), SLO {Svg.N(timeline.SloMs)} ms (red), 503s (orange), fault shaded; {back}; {timeline.Shed503} answered 503 meanwhile", "start", 11);
+        // Two lines: one would run past the chart's width.
+        Svg.Text(svg, Left, Height - 24, $"p99 (blue), SLO {Svg.N(timeline.SloMs)} ms (red), 503s (orange), fault shaded", "start", 11);
+        Svg.Text(svg, Left, Height - 9, $"{back}; {timeline.Shed503} answered 503 meanwhile", "start", 11);
         return svg.Append("</svg>\n").ToString();
     }
 }
