@@ -41,9 +41,19 @@ public sealed class BenchMatrixTests
         var matrix = Build();
         Assert.Equal(["author-write", "author-read", "item-read", "item-write", "queue-write", "queue-read"],
             matrix.Cells.Select(c => c.Scenario).Distinct());
-        Assert.Equal(4 * 2 + 5 * 2 + 6 * 2 + 2, matrix.Cells.Count); // + the zipfian author reads of the cache pair
+        // Items only where authors are not served (+ the zipfian author reads of the cache pair).
+        Assert.Equal(4 * 2 + 1 * 2 + 6 * 2 + 2, matrix.Cells.Count);
+        Assert.Equal(["postgres-redis-persistent"], matrix.Cells.Where(c => c.Scenario.StartsWith("item-", StringComparison.Ordinal)).Select(c => c.Storage).Distinct());
         Assert.Empty(matrix.ClusterStores);
         Assert.Empty(matrix.CrossChecks);
+    }
+
+    [Fact]
+    public void ItemsAskedForByNameRunOnEveryArchitectureServingThem()
+    {
+        Assert.Equal(5, Build(scenarios: "item-read").Cells.Count);
+        Assert.Equal(2, Build(storages: "postgres", scenarios: "author-read,item-read").Cells.Count);
+        Assert.DoesNotContain(Build(storages: "postgres").Cells, c => c.Scenario.StartsWith("item-", StringComparison.Ordinal));
     }
 
     [Fact]

@@ -42,6 +42,20 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
+    public void ALaterRepetitionTrustsThePreviousConfirmationAndHoldsAFifthAboveIt()
+    {
+        var calls = new List<(long, int)>();
+        var result = CapacitySearch.Run(Plan with { Steps = 1, TrustHint = true }, top: 15_000, hint: 7_000, Target(7_300, null, calls));
+        Assert.Equal([(8_400L, 2), (7_000L, 15)], calls); // 8 400 fails, so the previous rate is confirmed again
+        Assert.Equal(7_000, result.ConfirmedRps);
+
+        calls.Clear();
+        result = CapacitySearch.Run(Plan with { Steps = 1, TrustHint = true }, top: 15_000, hint: 7_000, Target(9_000, null, calls));
+        Assert.Equal([(8_400L, 2), (8_400L, 15)], calls);
+        Assert.Equal(8_400, result.ConfirmedRps);
+    }
+
+    [Fact]
     public void AHintFarBelowTheTopIsIgnored()
     {
         var calls = new List<(long, int)>();

@@ -9,7 +9,8 @@ namespace Tank.Bench;
 /// estimate included: it held that rate for seconds) or only just missed
 /// (<see cref="Hold.Borderline"/>) is held once more before it lowers the top: on shared cores one
 /// noisy second must not cap the search far below the knee. The best rate is then held for
-/// longer; if that fails, 10 % lower once more. The measure function runs one hold; the search is
+/// longer; if that fails, 10 % lower once more. A later repetition (<see cref="SearchPlan.TrustHint"/>)
+/// starts from the rate the previous one confirmed and holds one rate above it. The measure function runs one hold; the search is
 /// pure logic (tested against a fake one).
 /// </summary>
 public static class CapacitySearch
@@ -36,7 +37,13 @@ public static class CapacitySearch
         }
 
         var steps = plan.Steps;
-        if (usable && steps > 0)
+        if (usable && plan.TrustHint)
+        {
+            // A rate confirmed for the whole confirmation a moment ago: look a step above it, not halfway to the top.
+            good = known;
+            if (steps-- > 0) Try(Math.Min((good + bad) / 2, good + good / 5));
+        }
+        else if (usable && steps > 0)
         {
             Try(known);
             steps--;
