@@ -18,7 +18,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     /// <summary>The service could not be (re)started, or the power-loss layer set up: the matrix cannot go on.</summary>
     public const int ControlFailed = 3;
 
-    private readonly ServiceProcess _service = new(options.ServiceDir, options.Url, Path.Combine(options.Out, "service.log"));
+    private readonly ServiceUnderTest _service = new(options.ServiceDir, options.Url, Path.Combine(options.Out, "service.log"));
     private readonly ServerControl _servers = new(options.Services);
 
     /// <summary>
