@@ -47,7 +47,7 @@ public sealed class CliTests
         var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
         Assert.Equal(0, CrashCli.Run(["cluster", "--cluster-script", "script/cluster", "--port", "19200", "--catalogue", catalogue, "--out", "x",
             "--storage", "tarantool-memtx", "--plan"], output, TextWriter.Null));
-        Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing"],
+        Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing\t200/s (default)", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing\t200/s (default)"],
             output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 

@@ -33,7 +33,7 @@ public sealed class ServerFaultTests : IDisposable
             esac
             """);
         if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(script, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        return new FaultContext(new ServerControl(script), new ServiceProcess(_dir, "http://127.0.0.1:1", Path.Combine(_dir, "service.log")),
+        return new FaultContext(new ServerControl(script), new ServiceUnderTest(_dir, "http://127.0.0.1:1", Path.Combine(_dir, "service.log")),
             ["fake"], stopSeconds, new FaultLog(Path.Combine(_dir, "fault.log")));
     }
 

@@ -17,6 +17,8 @@ public sealed record CrashOptions
     public required CrashKind Kind { get; init; }
     /// <summary>Writes per second, evenly spaced.</summary>
     public required double Rate { get; init; }
+    /// <summary>Where <see cref="Rate"/> came from (a result's <c>rate_source</c>): --rate, or a bench report's confirmed capacity.</summary>
+    public string RateSource { get; init; } = "--rate";
     public required double Seconds { get; init; }
     /// <summary>Seconds after the start at which the fault command runs.</summary>
     public required double FaultAt { get; init; }

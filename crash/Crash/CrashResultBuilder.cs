@@ -34,6 +34,7 @@ internal static class CrashResultBuilder
             RunId = run.RunId,
             StartedAt = run.StartedAt,
             Rate = options.Rate,
+            RateSource = options.RateSource,
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,
             Items = options.Kind == CrashKind.Item ? options.Items.ToString() : null,

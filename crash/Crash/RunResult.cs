@@ -32,6 +32,8 @@ public abstract record RunResult
     public string RunId { get; init; } = "";
     public DateTimeOffset StartedAt { get; init; }
     public double Rate { get; init; }
+    /// <summary>Where <see cref="Rate"/> came from: --rate, its default, or share × a bench report's confirmed capacity.</summary>
+    public string RateSource { get; init; } = "";
     public double Seconds { get; init; }
     public long TimeoutMs { get; init; }
     public double FaultAtS { get; init; }

@@ -1,3 +1,5 @@
+using Crash.Rates;
+
 namespace Crash.Cluster;
 
 /// <summary>The options of <c>crash cluster</c> (see <see cref="Commands.ClusterCommand"/>).</summary>
@@ -10,13 +12,16 @@ public sealed record ClusterRunOptions
     public required int Port { get; init; }
     public required string Out { get; init; }
     public double Seconds { get; init; } = 20;
-    public double Rate { get; init; } = 200;
+    /// <summary>Each run's writes per second: fixed, or a share of a bench report's confirmed capacity (the cluster's cell, else the single node's).</summary>
+    public RateRule Rates { get; init; } = RateRule.Default;
     /// <summary>How long a node stays down (node-kill) or stopped (node-pause).</summary>
     public double StopSeconds { get; init; } = 5;
     public double RecoverSeconds { get; init; } = 60;
     public bool Check { get; init; }
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
+
+    public RunRate RateOf(string storage) => Rates.For(storage, CrashKind.KeyValue, Nodes);
 
     /// <summary>A third of the way in, as the matrix.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

@@ -76,12 +76,15 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
         var victim = nodes[ClusterRunOptions.Victim];
         var label = $"{storage} kv-cluster {fault.Name}";
         var path = Path.Combine(options.Out, $"{storage}-kv-cluster-{fault.Name}.json");
-        var test = new CrashTest(new CrashOptions
+        var rate = options.RateOf(storage);
+        if (options.Rates.Report is not null) Console.Error.WriteLine($"crash: {label}: {Commands.MatrixCommand.Rate(rate)}");
+        var test = new CrashTest(MatrixRunner.RateChecked(rate, label, () => new CrashOptions
         {
             Url = nodes[0].Url,
             Storage = storage,
             Kind = CrashKind.KeyValue,
-            Rate = options.Rate,
+            Rate = rate.Rate,
+            RateSource = rate.Source,
             Seconds = options.Seconds,
             FaultAt = options.FaultAt,
             FaultCommand = $"{fault.Name} node{victim.Index}",
@@ -90,7 +93,7 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
             SloMs = options.SloMs,
             Out = path,
             Label = label,
-        }.Validated());
+        }.Validated()));
         var (result, exitCode) = await test.RunAsync().ConfigureAwait(false);
         if (result is null) return (null, exitCode);
         var victimIndex = IndexOf(hashing, victim.Url);

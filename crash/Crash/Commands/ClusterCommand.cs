@@ -23,7 +23,7 @@ public sealed class ClusterCommand : Command
     private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", NodeFaults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", NodeFaults.All.Select(f => f.Name)));
     private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
-    private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
+    private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long the node stays down or stopped (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s outage");
@@ -32,7 +32,7 @@ public sealed class ClusterCommand : Command
 
     public ClusterCommand() : base("cluster", "Crash runs on a sharded key-value cluster: for each shardable architecture, node 1 killed or paused while writes go through node 0")
     {
-        foreach (var option in new Option[] { _script, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _sloMs })
+        foreach (var option in new Option[] { _script, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -59,7 +59,7 @@ public sealed class ClusterCommand : Command
             Port = port,
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
-            Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),
+            Rates = _rates.Rule(parse, quick),
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Check = parse.GetValue(_check),
             SloMs = parse.GetRequiredValue(_sloMs),
@@ -69,7 +69,7 @@ public sealed class ClusterCommand : Command
         if (parse.GetValue(_plan))
         {
             foreach (var storage in storages)
-                foreach (var fault in faults) parse.InvocationConfiguration.Output.WriteLine($"{storage.Name} kv-cluster {fault.Name}\tnode{ClusterRunOptions.Victim}\tnothing");
+                foreach (var fault in faults) parse.InvocationConfiguration.Output.WriteLine($"{storage.Name} kv-cluster {fault.Name}\tnode{ClusterRunOptions.Victim}\tnothing\t{MatrixCommand.Rate(options.RateOf(storage.Name))}");
             return 0;
         }
         return new ClusterRunner(options).RunAsync(storages, faults, catalogue).GetAwaiter().GetResult();

@@ -1,6 +1,8 @@
 using System.CommandLine;
+using System.Globalization;
 using Crash.Catalogue;
 using Crash.Matrix;
+using Crash.Rates;
 using Tank.Commands;
 
 namespace Crash.Commands;
@@ -24,7 +26,7 @@ public sealed class MatrixCommand : Command
     private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", Faults.Default));
     private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
-    private readonly Option<double?> _rate = TankOption.Create("--rate", "Writes per second (default 200, --quick 100)", ValueParsers.PositiveNumber.Optional(), "per-second");
+    private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
@@ -36,7 +38,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _rate, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs })
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -53,7 +55,7 @@ public sealed class MatrixCommand : Command
             Services = Path.GetFullPath(parse.GetRequiredValue(_services)),
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
-            Rate = parse.GetValue(_rate) ?? (quick ? 100 : 200),
+            Rates = _rates.Rule(parse, quick),
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),
@@ -66,11 +68,13 @@ public sealed class MatrixCommand : Command
         if (parse.GetValue(_plan))
         {
             foreach (var row in rows)
-                Console.WriteLine($"{row.Label}\t{string.Join(",", row.Fault.Targets(row.Storage).DefaultIfEmpty("the service"))}\t{row.Fault.Promised(row.Storage)}");
+                parse.InvocationConfiguration.Output.WriteLine($"{row.Label}\t{string.Join(",", row.Fault.Targets(row.Storage).DefaultIfEmpty("the service"))}\t{row.Fault.Promised(row.Storage)}\t{Rate(options.RateOf(row))}");
             return 0;
         }
         return runner.RunAsync(rows).GetAwaiter().GetResult();
     }
+
+    internal static string Rate(RunRate rate) => string.Create(CultureInfo.InvariantCulture, $"{rate.Rate}/s ({rate.Source})");
 
     private static string[] List(string? text) =>
         text is null ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

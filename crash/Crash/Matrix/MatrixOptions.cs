@@ -1,3 +1,4 @@
+using Crash.Rates;
 using Tank.Commands;
 
 namespace Crash.Matrix;
@@ -12,7 +13,8 @@ public sealed record MatrixOptions
     public required string Services { get; init; }
     public required string Out { get; init; }
     public double Seconds { get; init; } = 20;
-    public double Rate { get; init; } = 200;
+    /// <summary>Each run's writes per second: fixed, or a share of a bench report's confirmed capacity.</summary>
+    public RateRule Rates { get; init; } = RateRule.Default;
     /// <summary>How long db-stop keeps the servers stopped.</summary>
     public double StopSeconds { get; init; } = 5;
     public KeyRange Items { get; init; } = new(1000, 1999);
@@ -21,6 +23,8 @@ public sealed record MatrixOptions
     public bool Check { get; init; }
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
+
+    public RunRate RateOf(MatrixRow row) => Rates.For(row.Storage.Name, row.Kind);
 
     /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

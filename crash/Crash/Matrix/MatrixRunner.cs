@@ -2,6 +2,8 @@ using Crash.Catalogue;
 using Crash.Check;
 using Crash.Commands;
 using Crash.Control;
+using Crash.Rates;
+using Tank;
 
 namespace Crash.Matrix;
 
@@ -16,7 +18,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     /// <summary>The service could not be (re)started, or the power-loss layer set up: the matrix cannot go on.</summary>
     public const int ControlFailed = 3;
 
-    private readonly ServiceProcess _service = new(options.ServiceDir, options.Url, Path.Combine(options.Out, "service.log"));
+    private readonly ServiceUnderTest _service = new(options.ServiceDir, options.Url, Path.Combine(options.Out, "service.log"));
     private readonly ServerControl _servers = new(options.Services);
 
     /// <summary>
@@ -48,6 +50,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
         var status = 0;
         foreach (var row in rows)
         {
+            if (options.Rates.Report is not null) Console.Error.WriteLine($"crash: {row.Label}: {MatrixCommand.Rate(options.RateOf(row))}");
             _service.Restart();
             var path = Path.Combine(options.Out, row.FileName);
             var (result, exitCode) = await CrashCommand.Execute(RunOptions(row, path)).ConfigureAwait(false);
@@ -96,12 +99,14 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     public CrashOptions RunOptions(MatrixRow row, string path)
     {
         var targets = row.Fault.Targets(row.Storage);
-        return new CrashOptions
+        var rate = options.RateOf(row);
+        return RateChecked(rate, row.Label, () => new CrashOptions
         {
             Url = options.Url,
             Storage = row.Storage.Name,
             Kind = row.Kind,
-            Rate = options.Rate,
+            Rate = rate.Rate,
+            RateSource = rate.Source,
             Seconds = options.Seconds,
             FaultAt = options.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
@@ -113,6 +118,13 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             TruthStorage = row.TruthStorage,
             Out = path,
             Label = row.Label,
-        }.Validated();
+        }.Validated());
+    }
+
+    /// <summary>A rate taken from a bench report can be more than a run can plan (items: one location set a write): say where it came from.</summary>
+    internal static CrashOptions RateChecked(RunRate rate, string label, Func<CrashOptions> options)
+    {
+        try { return options(); }
+        catch (TankInputException e) when (rate.FromReport) { throw new TankInputException($"{label} at {MatrixCommand.Rate(rate)}: {e.Message}"); }
     }
 }

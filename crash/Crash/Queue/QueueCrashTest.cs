@@ -61,6 +61,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             RunId = runId,
             StartedAt = startedAt,
             Rate = options.Rate,
+            RateSource = options.RateSource,
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,
             FaultAtS = options.FaultAt,

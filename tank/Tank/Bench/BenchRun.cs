@@ -32,8 +32,8 @@ public static class BenchRun
         BenchLog.Write($"starting the service on {baseUrl}");
         var log = Path.Combine(runDir, "service.log");
         using var service = ServiceProcess.Start(options.ServiceDll, baseUrl, log);
+        service.WaitAnswering("/health", TimeSpan.FromSeconds(60), cancel);
         using var client = new ServiceClient(baseUrl);
-        client.WaitHealthy(service, log, cancel);
         File.WriteAllText(Path.Combine(runDir, "storages.json"), client.Get("/storages"));
 
         var target = new BenchTarget($"127.0.0.1:{options.Port}", client, CpuTargets.ForService(service.Pid, matrix.CpuServers, options.Root, cancel));

@@ -3,30 +3,12 @@ using System.Text.Json;
 
 namespace Tank.Bench;
 
-/// <summary>The few HTTP calls the bench makes besides the load: health, catalogue, an author id, a queue's depth, /metrics.</summary>
+/// <summary>The few HTTP calls the bench makes besides the load: catalogue, an author id, a queue's depth, /metrics.</summary>
 public sealed class ServiceClient(string baseUrl) : IDisposable
 {
     private readonly HttpClient _http = new() { BaseAddress = new Uri(baseUrl), Timeout = TimeSpan.FromSeconds(10) };
 
     public string BaseUrl => baseUrl;
-
-    public bool Healthy()
-    {
-        try { return _http.GetAsync("/health").GetAwaiter().GetResult().IsSuccessStatusCode; }
-        catch (Exception e) when (e is HttpRequestException or TaskCanceledException) { return false; }
-    }
-
-    /// <summary>Waits up to 60 s for /health to answer 200, failing early if the process died.</summary>
-    public void WaitHealthy(ServiceProcess process, string logFile, CancellationToken cancel)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (!Healthy())
-        {
-            if (process.Exited) throw new InvalidOperationException($"the service exited: see {logFile}");
-            if (DateTime.UtcNow > deadline) throw new InvalidOperationException($"the service is not healthy after 60 s: see {logFile}");
-            Task.Delay(500, cancel).GetAwaiter().GetResult();
-        }
-    }
 
     public string Get(string path) => _http.GetStringAsync(path).GetAwaiter().GetResult();
 

@@ -20,32 +20,15 @@ public sealed class StartedService : IAsyncDisposable
         var service = new StartedService(ServiceProcess.Start(serviceDll, url, logFile));
         try
         {
-            using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(2) };
-            for (var tries = 0; tries < 120; tries++)
-            {
-                if (await HealthyAsync(http, url)) return service;
-                if (service._process.Exited) throw new ToolException($"the service exited: see {logFile}");
-                await Task.Delay(500);
-            }
-            throw new ToolException($"the service is not healthy on {url}/health after 60 s: see {logFile}");
+            // The poll blocks: on the pool, not on the epoll thread this may be resumed on (see DisposeAsync).
+            await Task.Run(() => service._process.WaitAnswering("/health", TimeSpan.FromSeconds(60)));
+            return service;
         }
-        catch
+        catch (Exception e)
         {
             await service.DisposeAsync();
+            if (e is InvalidOperationException) throw new ToolException(e.Message);
             throw;
-        }
-    }
-
-    private static async Task<bool> HealthyAsync(HttpClient http, string url)
-    {
-        try
-        {
-            using var response = await http.GetAsync($"{url}/health");
-            return response.IsSuccessStatusCode;
-        }
-        catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
-        {
-            return false;
         }
     }
 

@@ -1,0 +1,35 @@
+using Tank;
+using Tank.Report;
+
+namespace Crash.Rates;
+
+/// <summary>
+/// The confirmed capacities of a <c>tank bench</c> report, read as tank's report reads them: its
+/// cells (<see cref="ReportInput"/>, a cluster's as <c>&lt;store&gt; ×N</c>) and each cell's
+/// capacity.json (<see cref="CapacityFile.ConfirmedRps"/>, the median of the repetitions'
+/// confirmed rates; 0 when nothing held).
+/// </summary>
+public sealed class BenchCapacities
+{
+    private readonly Dictionary<(string Storage, string Scenario), long> _confirmed;
+
+    private BenchCapacities(string directory, Dictionary<(string, string), long> confirmed) => (Directory, _confirmed) = (directory, confirmed);
+
+    public string Directory { get; }
+
+    /// <summary>Reads every cell; a missing folder, a report without any capacity.json or a malformed file is bad input naming the file.</summary>
+    public static BenchCapacities Load(string directory)
+    {
+        var input = ReportInput.Discover(directory);
+        var cells = input.Runs.Select(r => (r.Storage, r.Scenario, Capacity: CapacityFile.TryRead(r.Dir))).ToList();
+        if (cells.All(c => c.Capacity is null))
+            throw new TankInputException(Path.Combine(directory, "runs"), "capacity.json", "no cell has one: not a report of tank bench");
+        var confirmed = cells.Where(c => c.Capacity is { ConfirmedRps: > 0 })
+            .GroupBy(c => (c.Storage, c.Scenario))
+            .ToDictionary(g => g.Key, g => g.First().Capacity!.ConfirmedRps);
+        return new BenchCapacities(directory, confirmed);
+    }
+
+    /// <summary>The cell's confirmed rate in requests a second; null when the report has no such cell or it confirmed nothing.</summary>
+    public long? Confirmed(string storage, string scenario) => _confirmed.TryGetValue((storage, scenario), out var rps) ? rps : null;
+}
