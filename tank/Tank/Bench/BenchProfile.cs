@@ -99,6 +99,8 @@ public sealed record BenchProfile
     /// <summary>Unrecorded seconds at a hold's rate before it is measured (the previous hold's backlog drains).</summary>
     public int HoldWarmupSeconds { get; init; } = 1;
 
-    public SearchPlan Search(double sloMs, int repeat = 1) =>
-        new(repeat == 1 ? SearchSteps : Math.Min(SearchSteps, LaterSearchSteps), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: repeat > 1);
+    /// <summary>Holds a repetition's search makes before its confirmation (retries aside).</summary>
+    public int StepsOf(int repeat) => repeat == 1 ? SearchSteps : Math.Min(SearchSteps, LaterSearchSteps);
+
+    public SearchPlan Search(double sloMs, int repeat = 1) => new(StepsOf(repeat), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: repeat > 1);
 }

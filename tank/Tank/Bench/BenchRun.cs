@@ -53,5 +53,5 @@ public static class BenchRun
     public static double PlannedSecondsPerCell(BenchProfile profile) =>
         ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds
         + Enumerable.Range(1, profile.Repeats).Sum(repeat =>
-            profile.Search(10, repeat).Steps * (profile.HoldSeconds + profile.HoldWarmupSeconds) + profile.ConfirmSeconds + profile.HoldWarmupSeconds) + 10;
+            profile.StepsOf(repeat) * (profile.HoldSeconds + profile.HoldWarmupSeconds) + profile.ConfirmSeconds + profile.HoldWarmupSeconds) + 10;
 }
