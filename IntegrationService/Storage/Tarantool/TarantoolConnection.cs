@@ -6,8 +6,9 @@ namespace IntegrationService.Storage.Tarantool;
 /// <summary>
 /// The service's one Tarantool client: an <see cref="IprotoClient"/> built from <see cref="TarantoolOptions"/>,
 /// kept connected by <see cref="TarantoolConnectionService"/>. This is the one place where the client's
-/// <see cref="IprotoUnavailableException"/> becomes the service's <see cref="StorageUnavailableException"/>;
-/// a server's <see cref="IprotoServerException"/> passes through.
+/// <see cref="IprotoUnavailableException"/> becomes the service's <see cref="StorageUnavailableException"/>,
+/// and so does a server's "not ready yet" (a function init.lua has not defined yet, a server still loading);
+/// any other <see cref="IprotoServerException"/> passes through.
 /// </summary>
 public sealed class TarantoolConnection(IOptions<TarantoolOptions> options, ILogger<IprotoClient> logger)
     : IAsyncDisposable, IDisposable
@@ -63,6 +64,10 @@ public sealed class TarantoolConnection(IOptions<TarantoolOptions> options, ILog
         }
     }
 
+    // Tarantool's box error codes for "not ready yet": ER_NO_SUCH_PROC and ER_LOADING.
+    private const int NoSuchProcedure = 33;
+    private const int Loading = 116;
+
     /// <summary>Also counts the request in flight until it ends, and as a timeout if it got no answer in time (for /metrics).</summary>
     private async Task<IprotoResponse> TranslateUnavailable(Task<IprotoResponse> answer)
     {
@@ -75,6 +80,12 @@ public sealed class TarantoolConnection(IOptions<TarantoolOptions> options, ILog
         {
             if (ex.Reason == IprotoUnavailableReason.Timeout) Activity.CountTimeout();
             throw new StorageUnavailableException("tarantool", ex.Message, ex);
+        }
+        catch (IprotoServerException ex) when (ex.ErrorCode is NoSuchProcedure or Loading)
+        {
+            // Right after a restart Tarantool answers before init.lua has defined the service's
+            // functions (the vinyl queue's index of waiting ids takes seconds to rebuild): not ready yet.
+            throw new StorageUnavailableException("tarantool", $"Tarantool is starting: {ex.Message}", ex);
         }
         finally
         {
