@@ -40,6 +40,14 @@ public sealed class DurabilityCheckTests
     }
 
     [Fact]
+    public void A500InsteadOfA503IsAlwaysAProblem()
+    {
+        var check = Judge("tarantool-vinyl", "power-loss", Queue(lost: 100) with { ServerErrors = 1 });
+        Assert.Contains("1 writes answered a 5xx other than 503 (a backend's failure must be a 503 with Retry-After)", check.Problems);
+        Assert.Equal(1, new FailureCounts { OtherStatuses = new(StringComparer.Ordinal) { ["500"] = 1, ["503"] = 0, ["409"] = 2 } }.ServerErrors);
+    }
+
+    [Fact]
     public void AMessageNeverWrittenIsAlwaysAProblem() =>
         Assert.False(Judge("redis-rdb", "db-kill", Queue(lost: 0, unexpected: 1)).Ok);
 

@@ -17,6 +17,10 @@ public sealed record FailureCounts
     public long Connection { get; init; }
     /// <summary>The statuses counted in <see cref="OtherStatus"/>, each with its count.</summary>
     public SortedDictionary<string, long> OtherStatuses { get; init; } = new(StringComparer.Ordinal);
+
+    /// <summary>Answers 500–599 but 503: a backend failure must be a 503 with Retry-After, never one of these.</summary>
+    [JsonIgnore]
+    public long ServerErrors => OtherStatuses.Where(s => s.Key.Length == 3 && s.Key[0] == '5' && s.Key != "503").Sum(s => s.Value);
 }
 
 /// <summary>One key that was not ok, as an example in the result.</summary>
@@ -69,7 +73,7 @@ public sealed record CrashResult : RunResult
         JsonSerializer.Deserialize<CrashResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKinds.Parse(Kind) ?? CrashKind.Author, Acked, Lost, Stale, Changed, Unverified,
-        CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null, FaultExitCode: FaultExitCode);
+        CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors);
 
     /// <summary>The one line crash run prints on stdout.</summary>
     public override string Summary()

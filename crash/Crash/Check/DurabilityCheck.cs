@@ -7,7 +7,7 @@ namespace Crash.Check;
 /// Whether a run lost more than the architecture promises for the fault. Loss a promise allows
 /// (redis-rdb's since-snapshot on a kill, a window on a power loss) is a measurement, not a failure;
 /// what no promise allows (a value never written, a key never read back, an API that never came
-/// back) always is.
+/// back, a 500 instead of a 503) always is.
 /// </summary>
 public static class DurabilityCheck
 {
@@ -27,6 +27,7 @@ public static class DurabilityCheck
         if (facts.FaultExitCode is { } code && code != 0) problems.Add($"the fault command failed (exit code {code})");
         if (facts.Acked == 0) problems.Add("no write was acknowledged");
         if (!facts.ApiCameBack) problems.Add("the API did not answer again after the fault");
+        if (facts.ServerErrors > 0) problems.Add($"{facts.ServerErrors} writes answered a 5xx other than 503 (a backend's failure must be a 503 with Retry-After)");
         if (facts.Unverified > 0) problems.Add($"{facts.Unverified} acknowledged keys could not be read back");
         if (allowedLost is { } allowed && facts.Lost > allowed)
             problems.Add(facts.Kind == CrashKind.Queue

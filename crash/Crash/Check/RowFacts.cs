@@ -5,6 +5,7 @@ namespace Crash.Check;
 /// <param name="Unexpected">Queue messages delivered that were never written (or were refused).</param>
 /// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
 /// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
+/// <param name="ServerErrors">Writes answered with a 5xx other than 503 (the service must shed with 503, never fail with 500).</param>
 public sealed record RowFacts(
     CrashKind Kind,
     long Acked,
@@ -17,4 +18,5 @@ public sealed record RowFacts(
     long ReadsInDoubt = 0,
     long CacheDisagreements = 0,
     bool ApiCameBack = true,
-    int? FaultExitCode = 0);
+    int? FaultExitCode = 0,
+    long ServerErrors = 0);

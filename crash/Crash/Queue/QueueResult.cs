@@ -34,7 +34,7 @@ public sealed record QueueResult : RunResult
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
-        ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode);
+        ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors);
 
     public override string Summary()
     {
