@@ -145,7 +145,9 @@ public sealed class KvCluster : IDisposable
             catch (KvPeerClosedException) when (reused && attempt == 1)
             {
                 // The owner closed the idle connection as we sent on it (it restarted, or timed it out): the
-                // request was not read, so it goes once more on a new connection.
+                // request was not read, so it goes once more, on a new connection (the other idle ones were
+                // most likely closed with it).
+                owner.DropIdle();
             }
             finally
             {

@@ -71,12 +71,18 @@ public sealed class KvPeer : IDisposable
         lock (_idleLock) _idle.Push(connection);
     }
 
-    public void Dispose()
+    /// <summary>Closes every idle connection, so that the next request opens a new one.</summary>
+    internal void DropIdle()
     {
         lock (_idleLock)
         {
             while (_idle.TryPop(out var connection)) connection.Dispose();
         }
+    }
+
+    public void Dispose()
+    {
+        DropIdle();
         Connections.Dispose();
     }
 }
