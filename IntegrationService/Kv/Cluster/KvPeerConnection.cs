@@ -11,8 +11,8 @@ namespace IntegrationService.Kv.Cluster;
 /// One keep-alive HTTP/1.1 connection to another node, carrying one exchange at a time: the request
 /// (line, headers and body) goes out in one send, the answer is read through a <see cref="PipeReader"/>
 /// whole (Content-Length or chunked) and its status, the headers <see cref="RelayedAnswer"/> relays and
-/// its body kept. Only what a forwarded key-value request needs, which is what makes it cheaper than
-/// a general HTTP client: a request allocates its answer's body and nothing else. A connection on
+/// its body kept. Only what a forwarded key-value request needs: beyond its answer's body and the
+/// async state of its awaits, a request allocates no message, header or content objects. A connection on
 /// which anything went wrong is disposed, never reused (<see cref="Reusable"/>).
 /// </summary>
 internal sealed class KvPeerConnection : IDisposable
