@@ -8,7 +8,7 @@ namespace IntegrationService.Kv.Cluster;
 /// </summary>
 public sealed class ClusterOptions : IValidatableObject
 {
-    /// <summary>Every node's base URL, comma-separated (<c>http://127.0.0.1:8080,http://127.0.0.1:8081,…</c>), the same list on every node.</summary>
+    /// <summary>Every node's base URL (plain http), comma-separated (<c>http://127.0.0.1:8080,http://127.0.0.1:8081,…</c>), the same list on every node.</summary>
     public string? Nodes { get; set; }
 
     /// <summary>This node's base URL, exactly as it appears in <see cref="Nodes"/>.</summary>
@@ -55,9 +55,9 @@ public sealed class ClusterOptions : IValidatableObject
         if (nodes.Count == 0) yield break;
         foreach (var node in nodes)
         {
-            if (!Uri.TryCreate(node, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+            if (!Uri.TryCreate(node, UriKind.Absolute, out var uri) || uri.Scheme != "http")
             {
-                yield return new ValidationResult($"Cluster:Nodes: '{node}' is not an http(s) URL.", [nameof(Nodes)]);
+                yield return new ValidationResult($"Cluster:Nodes: '{node}' is not an http URL (the hop speaks plain HTTP/1.1).", [nameof(Nodes)]);
             }
         }
         if (nodes.Distinct(StringComparer.OrdinalIgnoreCase).Count() != nodes.Count)

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using System.Net.Sockets;
 using IntegrationService.Monitoring;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Limits;
@@ -8,7 +10,7 @@ namespace IntegrationService.Kv.Cluster;
 /// <summary>
 /// The sharded key-value topology: which node owns a key (<see cref="RendezvousHashing"/>), and the
 /// proxy hop to it. A node that does not own a key forwards the request to the owner over a bounded
-/// pool of keep-alive HTTP/1.1 connections and relays its answer byte for byte; a forwarded request
+/// pool of keep-alive HTTP/1.1 connections of its own (<see cref="KvPeerConnection"/>) and relays its answer byte for byte; a forwarded request
 /// carries <see cref="ProxiedHeader"/> and is always served where it arrives, so nothing is forwarded
 /// twice. An owner that cannot be reached in time makes its keys, and only its keys, answer 503; so
 /// does one whose <see cref="ClusterOptions.MaxConnectionsPerNode"/> connections stay busy beyond
@@ -22,12 +24,10 @@ public sealed class KvCluster : IDisposable
     /// <summary>On a relayed answer: the node that served it.</summary>
     public const string OwnerHeader = "X-Kv-Owner";
 
-    // An owner's answer is a value (at most KvLimits.MaxValueBytes) or a small ProblemDetails.
-    private const long MaxAnswerBytes = 2L * KvLimits.MaxValueBytes;
+    private const string EntityPath = "/v0/entity";
 
     private readonly RendezvousHashing? _hashing;
     private readonly KvPeer?[] _peers = []; // by node index, null for this node
-    private readonly HttpMessageInvoker? _http;
     private readonly TimeSpan _timeout;
     private readonly TimeSpan _queueWait;
 
@@ -43,21 +43,6 @@ public sealed class KvCluster : IDisposable
         _peers = _hashing.Nodes
             .Select(n => ReferenceEquals(n, Self) ? null : new KvPeer(n, cluster.MaxConnectionsPerNode, metrics.KvProxied))
             .ToArray();
-        // HttpMessageInvoker, not HttpClient: no client-wide timeout or pending-request token to link per call.
-        _http = new HttpMessageInvoker(new SocketsHttpHandler
-        {
-            UseProxy = false,
-            AllowAutoRedirect = false,
-            UseCookies = false,
-            ConnectTimeout = _timeout,
-            // The bound: beyond it a request waits in our queue (KvPeer.Connections), never in the handler's.
-            MaxConnectionsPerServer = cluster.MaxConnectionsPerNode,
-            // Below Kestrel's keep-alive timeout (130 s): the pool drops an idle connection before the owner does.
-            PooledConnectionIdleTimeout = TimeSpan.FromSeconds(120),
-            PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
-            // No traceparent header or activity per forwarded request.
-            ActivityHeadersPropagator = null,
-        }, disposeHandler: true);
     }
 
     /// <summary>This node's URL; null when the service is not part of a cluster.</summary>
@@ -85,11 +70,21 @@ public sealed class KvCluster : IDisposable
     public async Task ForwardAsync(HttpContext context, KvPeer owner, byte[]? value)
     {
         var aborted = context.RequestAborted;
+        var request = context.Request;
         if (!owner.Connections.Wait(0)) await WaitForConnectionAsync(owner, aborted);
         RelayedAnswer answer;
         try
         {
-            answer = await ExchangeAsync(context.Request, owner, value, aborted);
+            answer = await ExchangeAsync(owner, request.Method, EntityPath, request.QueryString.Value, value, aborted);
+            owner.Relayed.Inc();
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException)
+        {
+            // The client went away: nothing to answer. As an OperationCanceledException whatever was thrown,
+            // so the exception handler answers 499 rather than a 500.
+            if (aborted.IsCancellationRequested) throw new OperationCanceledException("The client went away.", e, aborted);
+            owner.Unavailable.Inc();
+            throw Unavailable(owner, request.Method, e);
         }
         finally
         {
@@ -106,15 +101,11 @@ public sealed class KvCluster : IDisposable
     {
         // It holds a connection like a forwarded request, so it takes a permit like one.
         await peer.Connections.WaitAsync(cancellationToken);
-        using var message = new HttpRequestMessage(HttpMethod.Get, peer.Url + "/v0/status");
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        deadline.CancelAfter(_timeout);
         try
         {
-            using var response = await _http!.SendAsync(message, deadline.Token);
-            return response.IsSuccessStatusCode;
+            return (await ExchangeAsync(peer, HttpMethods.Get, "/v0/status", null, null, cancellationToken)).Status == StatusCodes.Status200OK;
         }
-        catch (Exception e) when (e is HttpRequestException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
+        catch (Exception e) when (e is IOException or SocketException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
         {
             return false;
         }
@@ -126,7 +117,6 @@ public sealed class KvCluster : IDisposable
 
     public void Dispose()
     {
-        _http?.Dispose();
         foreach (var peer in Peers) peer.Dispose();
     }
 
@@ -139,61 +129,42 @@ public sealed class KvCluster : IDisposable
             $"and none ended within {_queueWait.TotalMilliseconds:0} ms (Cluster:ProxyQueueWaitMs); nothing was sent to it: retry later.");
     }
 
-    /// <summary>One exchange with the owner within the proxy timeout, its answer read whole.</summary>
-    private async Task<RelayedAnswer> ExchangeAsync(HttpRequest request, KvPeer owner, byte[]? value, CancellationToken aborted)
+    /// <summary>One exchange with the owner on a pooled connection (the caller holds a permit), connect included within the proxy timeout.</summary>
+    private async Task<RelayedAnswer> ExchangeAsync(KvPeer owner, string method, string path, string? query, byte[]? body, CancellationToken aborted)
     {
-        using var message = new HttpRequestMessage(Method(request.Method), owner.EntityUrl + request.QueryString.Value);
-        message.Headers.TryAddWithoutValidation(ProxiedHeader, "1");
-        if (value is not null)
+        var started = Stopwatch.GetTimestamp();
+        for (var attempt = 1; ; attempt++)
         {
-            message.Content = new ByteArrayContent(value);
-            message.Content.Headers.TryAddWithoutValidation("Content-Type", "application/octet-stream");
+            var connection = await owner.RentAsync(_timeout, aborted);
+            var reused = connection.Used;
+            try
+            {
+                var left = _timeout - Stopwatch.GetElapsedTime(started);
+                return await connection.ExchangeAsync(method, path, query, body, left > TimeSpan.Zero ? left : TimeSpan.FromMilliseconds(1), aborted);
+            }
+            catch (KvPeerClosedException) when (reused && attempt == 1)
+            {
+                // The owner closed the idle connection as we sent on it (it restarted, or timed it out): the
+                // request was not read, so it goes once more, on a new connection (the other idle ones were
+                // most likely closed with it).
+                owner.DropIdle();
+            }
+            finally
+            {
+                owner.Return(connection);
+            }
         }
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(aborted);
-        deadline.CancelAfter(_timeout);
-        try
-        {
-            using var response = await _http!.SendAsync(message, deadline.Token);
-            var answer = new RelayedAnswer(response, await ReadBodyAsync(response.Content, deadline.Token));
-            owner.Relayed.Inc();
-            return answer;
-        }
-        catch (Exception e) when (e is HttpRequestException or OperationCanceledException or IOException)
-        {
-            // The client went away: nothing to answer. As an OperationCanceledException whatever the client
-            // library threw, so the exception handler answers 499 rather than a 500.
-            if (aborted.IsCancellationRequested) throw new OperationCanceledException("The client went away.", e, aborted);
-            owner.Unavailable.Inc();
-            throw Unavailable(owner, request.Method, e);
-        }
-    }
-
-    /// <summary>The answer's body in one array of its exact length (a value has a Content-Length; a ProblemDetails may be chunked).</summary>
-    private static async Task<byte[]> ReadBodyAsync(HttpContent content, CancellationToken cancellationToken)
-    {
-        var length = content.Headers.ContentLength;
-        if (length is null) return await content.ReadAsByteArrayAsync(cancellationToken);
-        if (length > MaxAnswerBytes) throw new HttpRequestException($"the answer's {length} bytes exceed the {MaxAnswerBytes} a value or a problem can take");
-        if (length == 0) return [];
-        var body = new byte[length.Value];
-        await using var stream = await content.ReadAsStreamAsync(cancellationToken);
-        await stream.ReadExactlyAsync(body, cancellationToken);
-        return body;
     }
 
     private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
     {
         var reason = e is OperationCanceledException ? $"no answer within {_timeout.TotalMilliseconds:0} ms" : e.Message;
         // A request that never left (no connection) changed nothing; one that did may have been applied.
-        var sent = e is not HttpRequestException { HttpRequestError: HttpRequestError.ConnectionError };
-        if (sent && !HttpMethods.IsGet(method))
+        if (e is not KvPeerConnectException && !HttpMethods.IsGet(method))
         {
             reason += $". The {method} reached the owner and may still have been applied: the write is in doubt " +
                 "(read the key back, or repeat the request: a PUT or DELETE may be repeated safely).";
         }
         return new StorageUnavailableException($"node {owner.Url}", reason, e);
     }
-
-    private static HttpMethod Method(string method) =>
-        HttpMethods.IsGet(method) ? HttpMethod.Get : HttpMethods.IsPut(method) ? HttpMethod.Put : HttpMethod.Delete;
 }

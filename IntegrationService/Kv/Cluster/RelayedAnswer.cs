@@ -1,5 +1,3 @@
-using System.Net.Http.Headers;
-
 namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
@@ -7,26 +5,19 @@ namespace IntegrationService.Kv.Cluster;
 /// <c>Allow</c> and <c>Retry-After</c> values (nothing is parsed or re-formatted on the way through)
 /// and the body, read whole, byte for byte.
 /// </summary>
-internal readonly struct RelayedAnswer(HttpResponseMessage response, byte[] body)
+internal readonly struct RelayedAnswer(int status, string? contentType, string? allow, string? retryAfter, byte[] body)
 {
-    private readonly int _status = (int)response.StatusCode;
-    private readonly string? _contentType = Raw(response.Content.Headers.NonValidated, "Content-Type");
-    private readonly string? _allow = Raw(response.Content.Headers.NonValidated, "Allow");
-    private readonly string? _retryAfter = Raw(response.Headers.NonValidated, "Retry-After");
-    private readonly byte[] _body = body;
+    public int Status => status;
 
     /// <summary>Writes the answer as this request's, with <see cref="KvCluster.OwnerHeader"/> naming <paramref name="owner"/>.</summary>
     public Task WriteAsync(HttpResponse answer, string owner, CancellationToken aborted)
     {
-        answer.StatusCode = _status;
+        answer.StatusCode = status;
         answer.Headers[KvCluster.OwnerHeader] = owner;
-        if (_contentType is not null) answer.ContentType = _contentType;
-        if (_allow is not null) answer.Headers.Allow = _allow;
-        if (_retryAfter is not null) answer.Headers.RetryAfter = _retryAfter;
-        answer.ContentLength = _body.Length;
-        return _body.Length == 0 ? Task.CompletedTask : answer.Body.WriteAsync(_body, aborted).AsTask();
+        if (contentType is not null) answer.ContentType = contentType;
+        if (allow is not null) answer.Headers.Allow = allow;
+        if (retryAfter is not null) answer.Headers.RetryAfter = retryAfter;
+        answer.ContentLength = body.Length;
+        return body.Length == 0 ? Task.CompletedTask : answer.Body.WriteAsync(body, aborted).AsTask();
     }
-
-    private static string? Raw(HttpHeadersNonValidated headers, string name) =>
-        headers.TryGetValues(name, out var values) ? values.ToString() : null;
 }
