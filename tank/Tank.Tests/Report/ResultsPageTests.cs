@@ -35,12 +35,12 @@ public sealed class ResultsPageTests
         File.WriteAllText(summary, """
             {"generated_at":"2026-11-25T15:00:00Z","slo_ms":10,"environment":{"command":"script/bench --repeat 3","machine":{"cores":2,"cpu":"x","memory_mb":1,"os":"linux"}},
              "runs":[{"storage":"postgres","scenario":"author-read","quantiles_ms":{"p99":30.5},"max_sustained_rps":900,"slo_held_at_peak":false,
-                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"spread":{"min":4800,"max":5300},"cpu":[{"process":"service","us_per_request":40},{"process":"tank","us_per_request":9}]}]}
+                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"repeats":[{"confirmed_rps":4800},{"confirmed_rps":5000},{"confirmed_rps":5300}],"spread":{"confirmed_rps":{"min":4800,"max":5300}},"cpu":[{"process":"service","us_per_request":40},{"process":"tank","us_per_request":9}]}]}
             """);
 
         var page = ResultsPage.Render(summary, dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
 
-        Assert.Contains("| postgres | 5 000 confirmed · p99 7.25 ms; ramps 4 800–5 300 |", page);
+        Assert.Contains("| postgres | 5 000 confirmed · p99 7.25 ms; median of 3, min–max 4 800–5 300 |", page);
         Assert.Contains("| postgres | 40 |", page);
         Assert.Contains("**Run:** `script/bench --repeat 3`", page);
     }

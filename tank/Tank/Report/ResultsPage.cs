@@ -40,8 +40,9 @@ public static class ResultsPage
         md.AppendLine();
         md.AppendLine($"## Capacity at the SLO (p99 ≤ {slo.ToString(CultureInfo.InvariantCulture)} ms, < 0.1 % errors)").AppendLine();
         md.AppendLine("Requests per second; \"confirmed\": the rate found by constant-rate holds and then held for the whole " +
-                      "confirming run, with that run's p99. \"ramps a–b\": the lowest and highest \"max rps @ SLO\" of the cell's repeated ramps, " +
-                      "its run-to-run spread. \"over the ramp\": no search was run, the ramp's figure.").AppendLine();
+                      "confirming run, with that run's p99; with repetitions (each a whole search and confirmation) the median of their confirmed rates " +
+                      "and its min–max, the run-to-run spread (0: that repetition's confirmation failed at its rate and 10 % lower; " +
+                      "\"none confirmed\": the median is 0). \"over the ramp\": no search was run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? CpuPerRequest(r) : "—");
@@ -91,9 +92,11 @@ public static class ResultsPage
         if (run.TryGetProperty("confirmed_rps", out var confirmed) && confirmed.ValueKind == JsonValueKind.Number)
         {
             var hold = run.TryGetProperty("confirmed_p99_ms", out var hp) && hp.ValueKind == JsonValueKind.Number ? hp.GetDouble() : p99;
+            var repeats = run.TryGetProperty("repeats", out var r) && r.ValueKind == JsonValueKind.Array ? r.GetArrayLength() : 0;
             var spread = run.TryGetProperty("spread", out var s) && s.ValueKind == JsonValueKind.Object
-                         && s.TryGetProperty("min", out var min) && s.TryGetProperty("max", out var max)
-                ? $"; ramps {N(min.GetDouble())}–{N(max.GetDouble())}" : "";
+                         && s.TryGetProperty("confirmed_rps", out var c) && c.ValueKind == JsonValueKind.Object
+                         && c.TryGetProperty("min", out var min) && c.TryGetProperty("max", out var max) && repeats > 1
+                ? $"; median of {repeats}, min–max {N(min.GetDouble())}–{N(max.GetDouble())}" : "";
             return confirmed.GetDouble() > 0
                 ? $"{N(confirmed.GetDouble())} confirmed · p99 {Ms(hold)}{spread}"
                 : $"none confirmed{spread}";
