@@ -7,7 +7,7 @@ namespace Beanstalkd.Client;
 /// <summary>
 /// One socket to beanstalkd carrying many calls at once. beanstalkd answers a connection's
 /// commands one by one in the order it received them, so commands are written in the order the
-/// replies are expected: a caller appends its command to the <see cref="CallerSendingWriter"/> and
+/// replies are expected: a caller appends its command to the shared <see cref="PipelinedWriter"/> and
 /// its <see cref="BeanstalkdPendingReply"/> to a FIFO under the writer's one lock; a reader loop
 /// cuts replies out of the received bytes and hands each to the oldest waiting call.
 /// <para>
@@ -35,7 +35,7 @@ internal sealed class BeanstalkdConnection : IKeptConnection
     private readonly string _endpoint;
     private readonly BeanstalkdCommandWriter _commands;
     private readonly long _timeoutMs;
-    private readonly CallerSendingWriter _writer;
+    private readonly PipelinedWriter _writer;
     private readonly ConcurrentQueue<BeanstalkdPendingReply> _pending = new();
     private readonly Timer _deadlines;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -45,7 +45,7 @@ internal sealed class BeanstalkdConnection : IKeptConnection
     {
         _socket = socket;
         _stream = new NetworkStream(socket, ownsSocket: true);
-        _writer = new CallerSendingWriter(_stream, ex => Fail("connection lost while sending", ex), SendBufferSize);
+        _writer = new PipelinedWriter(_stream, ex => Fail("connection lost while sending", ex), SendBufferSize);
         _endpoint = endpoint;
         _commands = commands;
         _timeoutMs = (long)timeout.TotalMilliseconds;
