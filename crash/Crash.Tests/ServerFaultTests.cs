@@ -61,9 +61,13 @@ public sealed class ServerFaultTests : IDisposable
     [Fact]
     public void TheWatchdogContinuesAStoppedServerThatCrashNeverContinued()
     {
-        var stopped = StoppedProcesses.Stop([_server.Id], seconds: 0.1, graceSeconds: 0.2);
+        var stopped = StoppedProcesses.Stop([_server.Id], seconds: 1, graceSeconds: 1);
+        // SIGSTOP lands asynchronously (seen: still 'R' right after the kill on a busy machine): wait
+        // for it, well before the watchdog's 2 s.
+        var stopDeadline = DateTime.UtcNow.AddSeconds(1.5);
+        while (Signals.State(_server.Id) != 'T' && DateTime.UtcNow < stopDeadline) Thread.Sleep(10);
         Assert.Equal('T', Signals.State(_server.Id));
-        var deadline = DateTime.UtcNow.AddSeconds(5);
+        var deadline = DateTime.UtcNow.AddSeconds(10);
         while (Signals.State(_server.Id) == 'T' && DateTime.UtcNow < deadline) Thread.Sleep(50);
         Assert.NotEqual('T', Signals.State(_server.Id));
         stopped.Dispose();
