@@ -17,8 +17,9 @@
 #                        first address; 127.0.0.1 in test mode)
 #   ALLOWED_CIDR         network PostgreSQL accepts password logins from (default: BIND_ADDRESS/32)
 #   PROVISION_TEST_ROOT  test mode: every file under this directory, alternate loopback ports
-#                        (25432 23301 26379 26380 26381 26382 21300, RabbitMQ 25673, NATS 24222,
-#                        Redis Cluster 26391-26393),
+#                        (25432 23301 26379 26380 26381 26382 21300, RabbitMQ 12673, NATS 24222,
+#                        Redis Cluster 22391-22393; a bus or distribution port stays below the
+#                        kernel's ephemeral range, where an outgoing connection could take it),
 #                        servers started directly, never through systemd; nothing outside the
 #                        directory is changed except installing missing packages.
 #                        infra/test/provision-db.sh uses it.
@@ -28,7 +29,7 @@
 #                        on loopback only)
 #   REDIS_CLUSTER_PORTS  ports of the Redis Cluster masters this host runs, space-separated
 #                        (infra/config/redis-cluster.conf; each one's cluster bus is its port + 10000).
-#                        Default "7001 7002 7003" (test mode "26391 26392 26393"); set but empty: none
+#                        Default "7001 7002 7003" (test mode "22391 22392 22393"); set but empty: none
 #   REDIS_CLUSTER_MASTERS every master of the cluster, "host:port ...", given to the one host that
 #                        creates it: that host waits until each answers, then runs
 #                        `redis-cli --cluster create` once (never on a cluster already formed).
@@ -61,8 +62,8 @@ if [ -n "$TEST_ROOT" ]; then
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-26379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-26380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-26381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-26382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-21300}"
-  RABBITMQ_PORT="${RABBITMQ_PORT:-25673}" NATS_PORT="${NATS_PORT:-24222}"
-  REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-26391 26392 26393}"
+  RABBITMQ_PORT="${RABBITMQ_PORT:-12673}" NATS_PORT="${NATS_PORT:-24222}"
+  REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-22391 22392 22393}"
   BIND_ADDRESS=127.0.0.1
   ETC="$TEST_ROOT/etc" VAR="$TEST_ROOT/var" LOGS="$TEST_ROOT/log" RUN="$TEST_ROOT/run"
   MANAGER=direct
@@ -347,10 +348,33 @@ WantedBy=multi-user.target
 EOF
   else
     stop_pidfile "$name" "$RUN/$name.pid"
+    # Another process on the port or on the cluster bus port would make this one exit at once
+    # while the other answers the port: say so now instead of waiting for a PONG that never comes.
+    port_open 127.0.0.1 "$port" && die "$name: port $port is taken by another process"
+    if [ "$config" = redis-cluster ] && port_open 127.0.0.1 "$((port + 10000))"; then
+      die "$name: its cluster bus port $((port + 10000)) (port + 10000) is taken by another process"
+    fi
     log "$name: starting on $(addresses) port $port"
     redis-server "$conf"
   fi
-  wait_for_port 127.0.0.1 "$port" 30 || die "$name did not start"
+  wait_for_port 127.0.0.1 "$port" 30 || die "$name did not start$(log_tail "$name")"
+  # Listening is not serving: the instance answers PING with the password, or the run stops here
+  # with its log (a master that exits after binding would otherwise be waited for as a remote one).
+  local deadline=$((SECONDS + 30))
+  until master_answers "127.0.0.1:$port"; do
+    [ "$SECONDS" -lt "$deadline" ] || die "$name on port $port does not answer PING with the password$(log_tail "$name")"
+    sleep 0.5
+  done
+}
+
+# ": the last lines of its log" for an instance NAME started directly (systemd keeps its own).
+log_tail() {
+  local file="$LOGS/$1.log"
+  if [ "$MANAGER" != systemd ] && [ -s "$file" ]; then
+    printf ': the last lines of %s:\n%s' "$file" "$(tail -n 15 "$file")"
+  else
+    echo " (journalctl -u integration-$1)"
+  fi
 }
 
 # ---- Redis Cluster ---------------------------------------------------------------------------

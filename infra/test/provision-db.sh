@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the database host's provisioning (infra/provision/db.sh) for real on this machine, in its
 # test mode: everything under a temporary directory, loopback only, ports 25432 23301 26379
-# 26380 26381 26382 21300, RabbitMQ 25673 (and 45673), NATS 24222 and the Redis Cluster's
-# 26391-26393 (never script/services' 15432 13301 16379 16380 16381 16382 11300 17001-17003 15673 14222). Runs it twice (idempotence), checks that each server
+# 26380 26381 26382 21300, RabbitMQ 12673 (and 32673), NATS 24222 and the Redis Cluster's
+# 22391-22393 (never script/services' 15432 13301 16379 16380 16381 16382 11300 17001-17003 15673 14222). Runs it twice (idempotence), checks that each server
 # answers with the password and refuses without it and that the Redis Cluster is formed once.
-# Then plays three dedicated Redis Cluster hosts (`db.sh redis-cluster`, masters 26394-26396, one
+# Then plays three dedicated Redis Cluster hosts (`db.sh redis-cluster`, masters 22394-22396, one
 # of them creating the cluster), stops everything and removes the directory. Prints
 # `provision: N passed, M failed`.
 set -euo pipefail
@@ -12,14 +12,16 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB_SH="$ROOT/infra/provision/db.sh"
 PG_PORT=25432 TARANTOOL_PORT=23301 REDIS_CACHE_PORT=26379 REDIS_PERSISTENT_PORT=26380
-REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300 RABBITMQ_PORT=25673 NATS_PORT=24222
+REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300 RABBITMQ_PORT=12673 NATS_PORT=24222
 # The db host's own Redis Cluster (db.sh up), and three masters of as many dedicated hosts (db.sh
-# redis-cluster); each master's cluster bus is its port + 10000.
-CLUSTER_PORTS=(26391 26392 26393) HOST_PORTS=(26394 26395 26396) ABSENT_MASTER=26397
+# redis-cluster); each master's cluster bus is its port + 10000, and RabbitMQ's distribution port
+# its port + 20000: all of them below the kernel's ephemeral range (32768 and up on Debian), where
+# any outgoing connection of the machine could hold one and the server would not start.
+CLUSTER_PORTS=(22391 22392 22393) HOST_PORTS=(22394 22395 22396) ABSENT_MASTER=22397
 TEST_PORTS=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT"
   "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT"
-  "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}")
-for port in "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}"; do TEST_PORTS+=("$((port + 10000))"); done
+  "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}" "$ABSENT_MASTER")
+for port in "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}" "$ABSENT_MASTER"; do TEST_PORTS+=("$((port + 10000))"); done
 DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003 15673 14222)
 PASSWORD="test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 
@@ -37,6 +39,17 @@ for port in "${TEST_PORTS[@]}"; do
     exit 1
   fi
 done
+
+# The ports this test binds lie outside the kernel's ephemeral range: an outgoing connection there
+# could hold one of them at the moment its server starts (in a CI run a cluster master whose bus
+# port lay in that range never answered).
+read -r ephemeral_low ephemeral_high </proc/sys/net/ipv4/ip_local_port_range
+ephemeral_taken=()
+for port in "${TEST_PORTS[@]}"; do
+  if [ "$port" -ge "$ephemeral_low" ] && [ "$port" -le "$ephemeral_high" ]; then ephemeral_taken+=("$port"); fi
+done
+check "no port of this test lies in the ephemeral range $ephemeral_low-$ephemeral_high${ephemeral_taken[*]:+ (${ephemeral_taken[*]})}" \
+  test "${#ephemeral_taken[@]}" -eq 0
 
 TEST_ROOT="$(mktemp -d /tmp/provision-db.XXXXXX)"
 chmod 755 "$TEST_ROOT" # PostgreSQL runs as the postgres user and must reach its data directory
@@ -224,6 +237,19 @@ check "redis-cluster hosts: the db host's PostgreSQL is untouched" test "$(psql_
 check "db.sh redis-cluster gives up when a master never answers" refuses db_sh REDIS_CLUSTER_WAIT=3 \
   REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="127.0.0.1:${HOST_PORTS[1]} 127.0.0.1:${HOST_PORTS[2]} 127.0.0.1:$ABSENT_MASTER" \
   redis-cluster
+# A master whose cluster bus port another process holds would bind its port, exit, and be waited
+# for as if it were another host's: db.sh stops at once and names the port (the wait is 600 s).
+bus_holder_output="$TEST_ROOT/bus-holder.out"
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("listening", flush=True); time.sleep(120)' \
+  "$((ABSENT_MASTER + 10000))" >"$bus_holder_output" &
+bus_holder=$!
+eventually grep -q listening "$bus_holder_output" || true
+bus_output="$(timeout 120 env REDIS_CLUSTER_WAIT=600 REDIS_CLUSTER_PORTS="$ABSENT_MASTER" "$DB_SH" redis-cluster 2>&1)" && bus_rc=0 || bus_rc=$?
+kill "$bus_holder" 2>/dev/null || true
+wait "$bus_holder" 2>/dev/null || true
+check "db.sh redis-cluster stops at once when a master's bus port is taken, and names it" \
+  test "$bus_rc" != 0 -a "$bus_rc" != 124 -a -n "$(grep -F "cluster bus port $((ABSENT_MASTER + 10000))" <<<"$bus_output")"
 check "db.sh redis-cluster refuses masters that are not one cluster (never merges two)" refuses db_sh \
   REDIS_CLUSTER_PORTS="${HOST_PORTS[0]}" REDIS_CLUSTER_MASTERS="127.0.0.1:${HOST_PORTS[0]} 127.0.0.1:${HOST_PORTS[1]} 127.0.0.1:${CLUSTER_PORTS[0]}" \
   redis-cluster
