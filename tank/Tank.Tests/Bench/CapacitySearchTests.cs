@@ -56,6 +56,17 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
+    public void ALaterRepetitionDoesNotHoldItsOneRateAgainAfterABorderlineFailure()
+    {
+        var calls = new List<(long, int)>();
+        CapacitySearch.Run(Plan with { Steps = 1, TrustHint = true }, top: 15_000, hint: 7_000, Jittery(9_000, [8_400], calls));
+        Assert.Equal([(8_400L, 2), (7_000L, 15)], calls); // the first repetition's search would hold 8 400 again
+        calls.Clear();
+        CapacitySearch.Run(Plan with { Steps = 1 }, top: 15_000, hint: 7_000, Jittery(9_000, [7_000], calls));
+        Assert.Equal([(7_000L, 2), (7_000L, 2)], calls.Take(2));
+    }
+
+    [Fact]
     public void AHintFarBelowTheTopIsIgnored()
     {
         var calls = new List<(long, int)>();
@@ -64,13 +75,20 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
-    public void AFailedConfirmationIsTriedOnceTenPercentLower()
+    public void AFailedConfirmationIsTriedOnceTwentyPercentLower()
     {
         var calls = new List<(long, int)>();
-        var result = CapacitySearch.Run(Plan, top: 10_000, hint: null, Target(5_000, confirmKnee: 4_600, calls));
-        Assert.Equal(2, result.Confirmations.Count);
+        var result = CapacitySearch.Run(Plan, top: 10_000, hint: null, Target(5_000, confirmKnee: 4_100, calls));
+        var found = result.Confirmations[0].Rate;
+        Assert.Equal([found, found * 8 / 10], result.Confirmations.Select(h => h.Rate));
         Assert.False(result.Confirmations[0].Held(10));
-        Assert.Equal(result.Confirmations[0].Rate * 9 / 10, result.ConfirmedRps);
+        Assert.Equal(found * 8 / 10, result.ConfirmedRps);
+        Assert.False(result.NeverFailed);
+
+        calls.Clear();
+        result = CapacitySearch.Run(Plan, top: 10_000, hint: null, Target(5_000, confirmKnee: 3_000, calls));
+        Assert.Equal(2, result.Confirmations.Count); // two 15-s holds at most, then nothing confirmed
+        Assert.Equal(0, result.ConfirmedRps);
     }
 
     // A target with a knee whose holds fail spuriously at the rates listed, once each (a jitter

@@ -64,6 +64,22 @@ public sealed class VerdictCommandTests
     }
 
     [Fact]
+    public void ACellThatConfirmedNothingSaysSoInsteadOfAZeroCapacityAndTheRampsP99()
+    {
+        using var f = new SummaryFixture();
+        var report = f.Report("report", 10,
+            new Cell("postgres", "author-write", 6000, 3.0, ConfirmedRps: 6000),
+            new Cell("rabbitmq", "author-write", 9000, 87.5, ConfirmedRps: 0));
+        var (code, output, _) = Verdict(report, "--slo-ms", "10", "--rate", "3000", "--workload", "author-write");
+        Assert.Equal(0, code);
+        var row = output.Split('\n').Single(l => l.Contains("rabbitmq"));
+        Assert.Contains("none confirmed", row);
+        Assert.Contains("author-write: no rate confirmed at p99 ≤ 10.0 ms", row);
+        Assert.DoesNotContain("0.00×", row);
+        Assert.DoesNotContain("87.5", row); // the ramp's p99 is no figure of a rate held
+    }
+
+    [Fact]
     public void CrashDurabilityNeedsCleanKillRowsAndSaysNotMeasuredWithoutThem()
     {
         using var f = new SummaryFixture();

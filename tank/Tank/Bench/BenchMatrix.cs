@@ -17,7 +17,8 @@ public sealed record BenchMatrix(
 {
     /// <summary>
     /// The default run: every read and every write scenario, items only where authors are not
-    /// served (<see cref="RepeatsAnAuthorCell"/>). The key-value study is asked for by name (or by
+    /// served (<see cref="RepeatsAnAuthorCell"/>), a write only once per server and durability
+    /// (<see cref="RepeatsAnEarlierWrite"/>). The key-value study is asked for by name (or by
     /// --cluster), and the mixed scenarios too: each is a 90/10 blend of a read and a write cell the
     /// default run measures anyway. Without what repeats itself, three searches per cell fit in the
     /// default run's 45 minutes.
@@ -60,7 +61,7 @@ public sealed record BenchMatrix(
             throw new TankInputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
 
         var cells = Scenarios.Names.Where(scenarioNames.Contains)
-            .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s)) && (scenarios is not null || !RepeatsAnAuthorCell(s, a)))
+            .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s)) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen))))
                 .Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
             .ToList();
         // A cache's benefit depends on skew: author-read also runs with zipfian keys on every selected
@@ -89,6 +90,17 @@ public sealed record BenchMatrix(
     /// </summary>
     public static bool RepeatsAnAuthorCell(string scenario, CatalogueEntry architecture) =>
         BenchApi.Of(scenario) == BenchApi.Item && architecture.Serve(BenchApi.Author);
+
+    /// <summary>
+    /// A write on an architecture with the same servers, caches and stated durability as one before
+    /// it in the run (tarantool-vinyl after tarantool-memtx: both engines acknowledge a write once
+    /// the same Tarantool write-ahead log has it) repeats that one's write cell: the default run
+    /// leaves it out; <c>--scenario</c> or <c>--storage</c> without the earlier one runs it.
+    /// </summary>
+    public static bool RepeatsAnEarlierWrite(string scenario, CatalogueEntry architecture, IReadOnlyList<CatalogueEntry> chosen) =>
+        scenario.EndsWith("-write", StringComparison.Ordinal) &&
+        chosen.TakeWhile(a => a != architecture).Any(a => a.Serve(BenchApi.Of(scenario)) && a.Servers.SequenceEqual(architecture.Servers) &&
+            a.Caches.SequenceEqual(architecture.Caches) && a.DurabilityClass == architecture.DurabilityClass);
 
     // Catalogue order; a name may be an alias (redis_aof). No filter: all of them.
     private static List<CatalogueEntry> ChooseStorages(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? names)

@@ -9,7 +9,9 @@ namespace Tank.Bench;
 /// estimate included: it held that rate for seconds) or only just missed
 /// (<see cref="Hold.Borderline"/>) is held once more before it lowers the top: on shared cores one
 /// noisy second must not cap the search far below the knee. The best rate is then held for
-/// longer; if that fails, 10 % lower once more. A later repetition (<see cref="SearchPlan.TrustHint"/>)
+/// longer; if that fails, once more 20 % lower (<see cref="SearchPlan.ConfirmFactors"/>): a 15-s
+/// hold meets the stalls a 3-s one misses (a checkpoint, a snapshot's fork), and a repetition that
+/// confirms nothing reads as a capacity of 0. A later repetition (<see cref="SearchPlan.TrustHint"/>)
 /// starts from the rate the previous one confirmed and holds one rate above it. The measure function runs one hold; the search is
 /// pure logic (tested against a fake one).
 /// </summary>
@@ -27,7 +29,9 @@ public static class CapacitySearch
         {
             var hold = measure(rate, plan.HoldSeconds);
             holds.Add(hold);
-            if (!hold.Held(plan.SloMs) && (rate <= Math.Max(good, known) || hold.Borderline(plan.SloMs)))
+            // A later repetition's one hold above a rate just confirmed is not retried: the
+            // confirmation that follows (and its lower step) is the judgement that counts.
+            if (!plan.TrustHint && !hold.Held(plan.SloMs) && (rate <= Math.Max(good, known) || hold.Borderline(plan.SloMs)))
             {
                 hold = measure(rate, plan.HoldSeconds);
                 holds.Add(hold);
@@ -52,7 +56,7 @@ public static class CapacitySearch
             Try((good + bad) / 2);
 
         var confirmations = new List<Hold>();
-        foreach (var rate in new[] { good, good * 9 / 10 }.Where(r => r > 0).Distinct())
+        foreach (var rate in SearchPlan.ConfirmFactors.Select(f => (long)(good * f)).Where(r => r > 0).Distinct())
         {
             var hold = measure(rate, plan.ConfirmSeconds);
             confirmations.Add(hold);

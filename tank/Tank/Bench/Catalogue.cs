@@ -32,7 +32,12 @@ public static class Catalogue
         Strings(e, "servers"),
         Strings(e, "caches"),
         e.TryGetProperty("durability", out var d) && d.ValueKind == JsonValueKind.Object && d.TryGetProperty("text", out var text) ? text.GetString() ?? "" : "",
-        e.TryGetProperty("shardable", out var s) && s.ValueKind == JsonValueKind.True);
+        e.TryGetProperty("shardable", out var s) && s.ValueKind == JsonValueKind.True)
+    {
+        DurabilityClass = d.ValueKind == JsonValueKind.Object
+            ? string.Join("/", new[] { "processCrash", "powerLoss", "lossWindowMs" }.Select(k => d.TryGetProperty(k, out var v) ? v.ToString() : ""))
+            : "",
+    };
 
     private static string[] Strings(JsonElement e, string property) =>
         e.TryGetProperty(property, out var array) && array.ValueKind == JsonValueKind.Array

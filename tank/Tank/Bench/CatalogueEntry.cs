@@ -15,6 +15,9 @@ public sealed record CatalogueEntry(
     string Durability,
     bool Shardable)
 {
+    /// <summary>What a kill -9 and a power loss lose and the loss window, as the catalogue states them ("" when it does not).</summary>
+    public string DurabilityClass { get; init; } = "";
+
     public bool Serve(string api) => Serves.Contains(api, StringComparer.Ordinal);
 
     public bool IsCalled(string name) =>

@@ -67,7 +67,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     }
 
     /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
-    public const int RecoverySeconds = 2;
+    public const int RecoverySeconds = 1;
 
     private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
         new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(context.Options.SloMs), confirmation, repeat, h.Late);

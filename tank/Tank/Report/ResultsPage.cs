@@ -41,7 +41,7 @@ public static class ResultsPage
         md.AppendLine($"## Capacity at the SLO (p99 ≤ {slo.ToString(CultureInfo.InvariantCulture)} ms, < 0.1 % errors)").AppendLine();
         md.AppendLine("Requests per second; \"confirmed\": the rate found by constant-rate holds and then held for the whole " +
                       "confirming run, with that run's p99; with repetitions (each a whole search and confirmation) the median of their confirmed rates " +
-                      "and its min–max, the run-to-run spread (0: that repetition's confirmation failed at its rate and 10 % lower; " +
+                      "and its min–max, the run-to-run spread (0: that repetition's confirmation failed at its rate and 20 % lower; " +
                       "\"none confirmed\": the median is 0). \"over the ramp\": no search was run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();

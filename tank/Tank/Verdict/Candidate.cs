@@ -14,6 +14,9 @@ public sealed record Candidate
     /// <summary>The capacity is a lower bound: the SLO still held at the ramp's top.</summary>
     public bool LowerBound { get; init; }
 
+    /// <summary>Its limiting cell was searched and nothing was confirmed: no capacity or p99 to show.</summary>
+    public bool NoneConfirmed { get; init; }
+
     public double? P99Ms { get; init; }
 
     /// <summary>CPU µs per request of the limiting cell (servers and service, not tank); null when not recorded.</summary>

@@ -24,7 +24,9 @@ public static class VerdictJudge
             foreach (var (scenario, cell) in measured.Where(m => m.Cell.Capacity.Value < target.Rate))
                 failures.Add(cell.LowerBound
                     ? $"{scenario}: held p99 ≤ {N(target.SloMs)} ms up to its ramp's top, {N(cell.Capacity.Value)} rps, below {N(target.Rate)}: not measured at the rate"
-                    : $"{scenario}: holds {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms, below {N(target.Rate)}");
+                    : NoneConfirmed(cell)
+                        ? $"{scenario}: no rate confirmed at p99 ≤ {N(target.SloMs)} ms"
+                        : $"{scenario}: holds {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms, below {N(target.Rate)}");
             var limiting = measured.Count == 0 ? default : measured.MinBy(m => m.Cell.Capacity.Value);
             var capacity = limiting.Cell?.Capacity.Value ?? 0;
             var durability = Durability(storage, target.Durability, crash, failures);
@@ -34,7 +36,9 @@ public static class VerdictJudge
                 Capacity = capacity,
                 Headroom = target.Rate > 0 ? capacity / target.Rate : 0,
                 LowerBound = limiting.Cell?.LowerBound ?? false,
-                P99Ms = limiting.Cell?.P99Ms.Value,
+                // Nothing confirmed: no hold's p99 stands for the cell (the ramp's passes the knee on purpose).
+                NoneConfirmed = limiting.Cell is { } l && NoneConfirmed(l),
+                P99Ms = limiting.Cell is { } lc && !NoneConfirmed(lc) ? lc.P99Ms.Value : null,
                 CpuUsPerRequest = limiting.Cell?.CpuUsPerRequest?.Value,
                 Durability = durability,
                 Failures = failures,
@@ -51,6 +55,9 @@ public static class VerdictJudge
             .ToList();
         return new VerdictResult(target, ranked.Where(c => c.Qualifies).ToList(), ranked.Where(c => !c.Qualifies).ToList(), scenarios);
     }
+
+    /// <summary>A searched cell whose repetitions' median confirmed nothing (summary.json's confirmed_rps 0).</summary>
+    public static bool NoneConfirmed(CellFigures cell) => cell.Confirmed && cell.Capacity.Value <= 0;
 
     private static string Durability(string storage, DurabilityClass durability, IReadOnlyList<CrashRow>? crash, List<string> failures)
     {

@@ -18,8 +18,8 @@ public static class VerdictText
         result.Qualified.Concat(result.Others).Select((c, i) => new[]
         {
             c.Storage,
-            c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : (c.LowerBound ? "≥ " : "") + VerdictJudge.N(c.Capacity),
-            c.Headroom.ToString("0.00", CultureInfo.InvariantCulture) + "×",
+            c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : c.NoneConfirmed ? "none confirmed" : (c.LowerBound ? "≥ " : "") + VerdictJudge.N(c.Capacity),
+            c.NoneConfirmed || c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : c.Headroom.ToString("0.00", CultureInfo.InvariantCulture) + "×",
             c.P99Ms is { } p ? VerdictJudge.N(p) : "—",
             c.CpuUsPerRequest is { } cpu ? VerdictJudge.N(cpu) : "—",
             c.Durability,
