@@ -12,7 +12,7 @@ namespace Tank.Bench;
 /// longer; if that fails, once more 20 % lower (<see cref="SearchPlan.ConfirmFactors"/>): a 15-s
 /// hold meets the stalls a 3-s one misses (a checkpoint, a snapshot's fork), and a repetition that
 /// confirms nothing reads as a capacity of 0. A later repetition (<see cref="SearchPlan.TrustHint"/>)
-/// starts from the rate the previous one confirmed and holds one rate above it. The measure function runs one hold; the search is
+/// starts from the best rate an earlier one confirmed and holds one rate above it. The measure function runs one hold; the search is
 /// pure logic (tested against a fake one).
 /// </summary>
 public static class CapacitySearch

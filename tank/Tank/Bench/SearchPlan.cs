@@ -8,7 +8,7 @@ namespace Tank.Bench;
 /// 3-s one misses, a checkpoint or a snapshot's fork, seldom pass at 10 % less). Each hold
 /// is preceded by <see cref="WarmupSeconds"/> at its rate, unrecorded, so the previous hold's
 /// backlog drains before anything is judged. With <see cref="TrustHint"/> (a repetition after the
-/// first, whose hint is the rate the previous one confirmed) the hint counts as held without a
+/// first, whose hint is the best rate an earlier one confirmed) the hint counts as held without a
 /// hold of its own, and the first hold tries at most a fifth above it.
 /// </summary>
 public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, double SloMs, int WarmupSeconds = 1, bool TrustHint = false)
