@@ -56,6 +56,7 @@ public sealed class MatrixCommand : Command
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
             Rates = _rates.Rule(parse, quick),
+            BenchCatalogue = Tank.Bench.Catalogue.Parse(File.ReadAllText(parse.GetRequiredValue(_catalogue))),
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),

@@ -24,7 +24,11 @@ public sealed record MatrixOptions
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
 
-    public RunRate RateOf(MatrixRow row) => Rates.For(row.Storage.Name, row.Kind);
+    /// <summary>The catalogue as tank bench reads it: whose write cell stands for a row's where a report has none of its own.</summary>
+    public IReadOnlyList<Tank.Bench.CatalogueEntry> BenchCatalogue { get; init; } = [];
+
+    public RunRate RateOf(MatrixRow row) =>
+        Rates.For(row.Storage.Name, row.Kind, sameWrites: Tank.Bench.BenchMatrix.SameWritesAs(RateRule.WriteScenario(row.Kind), row.Storage.Name, BenchCatalogue));
 
     /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

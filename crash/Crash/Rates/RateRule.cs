@@ -21,12 +21,16 @@ public sealed record RateRule(double Fixed, string FixedSource, BenchCapacities?
         _ => "kv-put",
     };
 
-    /// <summary>The rate of a run on <paramref name="storage"/>; <paramref name="nodes"/> &gt; 1: through a cluster of that many nodes.</summary>
-    public RunRate For(string storage, CrashKind kind, int nodes = 0)
+    /// <summary>
+    /// The rate of a run on <paramref name="storage"/>; <paramref name="nodes"/> &gt; 1: through a
+    /// cluster of that many nodes. <paramref name="sameWrites"/>: architectures whose writes are its
+    /// writes (the bench measured only theirs), tried after its own cells.
+    /// </summary>
+    public RunRate For(string storage, CrashKind kind, int nodes = 0, IEnumerable<string>? sameWrites = null)
     {
         if (Report is null) return new RunRate(Fixed, FixedSource);
         var scenario = WriteScenario(kind);
-        string[] cells = nodes > 1 ? [$"{storage} ×{nodes}", storage] : [storage];
+        var cells = (nodes > 1 ? new[] { $"{storage} ×{nodes}", storage } : new[] { storage }).Concat(sameWrites ?? []).ToArray();
         foreach (var cell in cells)
         {
             if (Report.Confirmed(cell, scenario) is { } rps)
