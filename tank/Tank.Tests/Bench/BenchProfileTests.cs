@@ -7,7 +7,7 @@ namespace Tank.Tests.Bench;
 public sealed class BenchProfileTests
 {
     [Theory]
-    [InlineData(false, 2000, "line(1, 2000, 1s)", "line(1, 3000, 6s)")]
+    [InlineData(false, 2000, "line(1, 2000, 2s)", "line(1, 3000, 6s)")]
     [InlineData(true, 2000, "line(1, 2000, 1s)", "line(1, 3000, 4s)")]
     [InlineData(true, 10, "line(1, 10, 1s)", "line(1, 15, 4s)")]
     public void WarmUpClimbsToCAndTheMeasuredRampToOneAndAHalfC(bool quick, long capacity, string warmup, string ramp)
@@ -23,7 +23,7 @@ public sealed class BenchProfileTests
         var profile = BenchProfile.For(quick: false);
         var warmupAndRamp = ScheduleParser.Parse(profile.Warmup(1000)).Count + ScheduleParser.Parse(profile.Ramp(1000)).Count;
         var needed = profile.QueueReadsNeeded(1000);
-        Assert.Equal((1000 * 1 + 1500 * 6) * 6 / 10 + 1000, needed);
+        Assert.Equal((1000 * 2 + 1500 * 6) * 6 / 10 + 1000, needed);
         Assert.Equal(1500 * 6 * 6 / 10 + 1000, profile.QueueReadsNeeded(1000, warmup: false));
         Assert.Equal(1000 * 2 * 12 / 10 + 1000, BenchProfile.QueueReadsNeeded(1000, 2));
         Assert.InRange(needed, warmupAndRamp * 1.2, warmupAndRamp * 1.2 + 1100);

@@ -56,7 +56,7 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 26 cells (11 author/item, 15 queue) of about 86 s each: probe 2 s, warm-up 1 s, a ramp of
+    // 26 cells (11 author/item, 15 queue) of about 86 s each: probe 2 s, warm-up 2 s, a ramp of
     // 6 s, about 7 s of preparations; the first search three 3-s holds (from the ramp's estimate)
     // and a 15-s confirmation, each later one a single hold above the previous confirmed rate and
     // a confirmation, each hold after 1 s unrecorded at its rate: about 37 minutes on 2 cores
@@ -67,7 +67,9 @@ public sealed record BenchProfile
         Locations = 100_000,
         Items = 500_000,
         ProbeSchedule = "const(64, 1s) const(0, 1s)",
-        WarmupSeconds = 1, // right after a probe at full load, as in --quick
+        // 1 s cost the run of 2026-11-26T14:51 a cold flag (nats-jetstream queue-read: p99 15.4 ms in
+        // the ramp's first 3 s against 3.63 later); the run before, with 2 s, had none.
+        WarmupSeconds = 2,
         RampSeconds = 6,
         Repeats = 3,
         SearchSteps = 3,
