@@ -56,11 +56,11 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 26 cells (11 author/item, 15 queue) of about 86 s each: probe 2 s, warm-up 2 s, a ramp of
-    // 6 s, about 7 s of preparations; the first search three 3-s holds (from the ramp's estimate)
-    // and a 15-s confirmation, each later one a single hold above the previous confirmed rate and
-    // a confirmation, each hold after 1 s unrecorded at its rate: about 37 minutes on 2 cores
-    // before the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md).
+    // 26 cells (11 author/item, 15 queue) of about 88 s each: probe 2 s, warm-up 2 s, a ramp of
+    // 6 s, about 10 s of preparations; the first search three 3-s holds (from the ramp's estimate)
+    // and a 15-s confirmation, each later one a single hold above the best confirmed rate and a
+    // confirmation, each hold after 1 s unrecorded at its rate: about 38 minutes on 2 cores before
+    // the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md, 50 min).
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
