@@ -45,7 +45,8 @@ public sealed class MatrixCommand : Command
 
     private int Run(ParseResult parse)
     {
-        var catalogue = StorageCatalogue.Load(parse.GetRequiredValue(_catalogue));
+        var catalogueJson = File.ReadAllText(parse.GetRequiredValue(_catalogue));
+        var catalogue = StorageCatalogue.Parse(catalogueJson);
         var rows = MatrixPlan.Build(catalogue, List(parse.GetValue(_storage)), List(parse.GetRequiredValue(_kind)), List(parse.GetRequiredValue(_fault)));
         var quick = parse.GetValue(_quick);
         var options = new MatrixOptions
@@ -56,7 +57,7 @@ public sealed class MatrixCommand : Command
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
             Rates = _rates.Rule(parse, quick),
-            BenchCatalogue = Tank.Bench.Catalogue.Parse(File.ReadAllText(parse.GetRequiredValue(_catalogue))),
+            BenchCatalogue = Tank.Bench.Catalogue.Parse(catalogueJson),
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),

@@ -77,6 +77,11 @@ public sealed class VerdictCommandTests
         Assert.Contains("author-write: no rate confirmed at p99 ≤ 10.0 ms", row);
         Assert.DoesNotContain("0.00×", row);
         Assert.DoesNotContain("87.5", row); // the ramp's p99 is no figure of a rate held
+
+        (code, output, _) = Verdict(f.Report("alone", 10, new Cell("rabbitmq", "author-write", 9000, 87.5, ConfirmedRps: 0)),
+            "--slo-ms", "10", "--rate", "3000", "--workload", "author-write");
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("Closest: rabbitmq (nothing confirmed), which failed because author-write: no rate confirmed", output);
     }
 
     [Fact]
@@ -149,6 +154,7 @@ public sealed class VerdictCommandTests
         using var run = new RunDirectory();
         run.Run("postgres", "kv-get", 10, _ => 300, _ => 4, schedule: "const(300, 10s)");
         run.Run("redis", "kv-get", 10, _ => 100, _ => 1, schedule: "const(100, 10s)");
+        run.Run("postgres", "kv-put", 10, _ => 100, _ => 40, schedule: "const(100, 10s)"); // p99 40 ms: nothing held
         ReportBuilder.Build(run.Path, 10);
         var md = run.Read("report.md");
         // The report opens with it: before the summary.
@@ -157,7 +163,10 @@ public sealed class VerdictCommandTests
         Assert.Contains("Which architectures hold 100 requests/s at p99 ≤ 10.0 ms in kv-get?", md);
         Assert.Contains("**Qualifies: postgres", md);
         Assert.Contains("tank verdict <this report folder> --slo-ms S --rate R", md);
+        // A scenario nobody held is named, not left out.
+        Assert.Contains("No architecture held p99 ≤ 10.0 ms in kv-put, so there is no rate to judge against there.", md);
         var html = run.Read("report.html");
+        Assert.Contains("No architecture held p99 ≤ 10.0 ms in kv-put", html);
         Assert.True(html.IndexOf("<h2>Verdict</h2>", StringComparison.Ordinal) is > 0 and var h && h < html.IndexOf("<h2>Summary</h2>", StringComparison.Ordinal));
     }
 

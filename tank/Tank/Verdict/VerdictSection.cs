@@ -32,12 +32,25 @@ public static class VerdictSection
     public static IReadOnlyList<VerdictResult> Defaults(IReadOnlyList<RunAnalysis> runs, double sloMs)
     {
         var cells = RunCells.From(runs);
-        return cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal)
-            .Select(s => (Scenario: s, Best: cells.Where(c => c.Scenario == s).Max(c => c.Capacity.Value)))
-            .Where(s => s.Best > 0)
+        return BestPerScenario(cells).Where(s => s.Best > 0)
             .Select(s => VerdictJudge.Judge(cells, new VerdictTarget(sloMs, RoundRate(s.Best * ShareOfBest), DurabilityClass.None, s.Scenario), null))
             .ToList();
     }
+
+    /// <summary>
+    /// The scenarios in which no architecture held the SLO (nothing confirmed, no ramp second held):
+    /// no rate to judge against, said in the section rather than left out of it.
+    /// </summary>
+    public static string? Unjudged(IReadOnlyList<RunAnalysis> runs, double sloMs)
+    {
+        var none = BestPerScenario(RunCells.From(runs)).Where(s => s.Best <= 0).Select(s => s.Scenario).ToList();
+        return none.Count == 0 ? null
+            : $"No architecture held p99 ≤ {VerdictJudge.N(sloMs)} ms in {string.Join(", ", none)}, so there is no rate to judge against there.";
+    }
+
+    private static IEnumerable<(string Scenario, double Best)> BestPerScenario(IReadOnlyList<CellFigures> cells) =>
+        cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal)
+            .Select(s => (s, cells.Where(c => c.Scenario == s).Max(c => c.Capacity.Value)));
 
     public static string Markdown(IReadOnlyList<RunAnalysis> runs, double sloMs)
     {
@@ -45,6 +58,7 @@ public static class VerdictSection
         var verdicts = Defaults(runs, sloMs);
         if (verdicts.Count == 0) return md.AppendLine("No architecture held the SLO in any scenario, so there is no rate to judge against.").AppendLine().ToString();
         foreach (var verdict in verdicts) md.Append(VerdictText.Markdown(verdict, "")).AppendLine();
+        if (Unjudged(runs, sloMs) is { } unjudged) md.AppendLine(unjudged).AppendLine();
         return md.AppendLine(Note).AppendLine().ToString();
     }
 
@@ -60,6 +74,7 @@ public static class VerdictSection
             foreach (var row in VerdictText.Rows(verdict)) html.Append("<tr>").Append(string.Concat(row.Select(c => $"<td>{Enc(c)}</td>"))).AppendLine("</tr>");
             html.AppendLine("</table>").AppendLine($"<p><strong>{Enc(VerdictText.Answer(verdict))}</strong></p>");
         }
+        if (Unjudged(runs, sloMs) is { } unjudged) html.AppendLine($"<p>{Enc(unjudged)}</p>");
         return html.AppendLine($"<p>{Enc(Note).Replace("`", "")}</p>").ToString();
     }
 

@@ -32,7 +32,8 @@ public static class VerdictText
         if (result.Qualified.Count > 0)
             return $"Qualifies: {string.Join(", ", result.Qualified.Select(c => c.Storage))}{(result.Qualified.Count > 1 ? " (most headroom first, then least CPU per request)" : "")}.";
         if (result.Closest is not { } closest) return "No architecture qualifies: the report holds no run for this target.";
-        return $"No architecture qualifies. Closest: {closest.Storage} ({closest.Headroom.ToString("0.00", CultureInfo.InvariantCulture)}× the rate), which failed because {string.Join("; ", closest.Failures)}.";
+        var share = closest.NoneConfirmed ? "nothing confirmed" : $"{closest.Headroom.ToString("0.00", CultureInfo.InvariantCulture)}× the rate";
+        return $"No architecture qualifies. Closest: {closest.Storage} ({share}), which failed because {string.Join("; ", closest.Failures)}.";
     }
 
     public static string Terminal(VerdictResult result, string reportPath)
