@@ -36,6 +36,14 @@ public sealed class PostgresOptions
     public int WarmConnections { get; set; } = 8;
 
     /// <summary>
+    /// How many takes of the postgres queue may run at once; reads that arrive while that many run
+    /// are served together by the next take (<see cref="QueueTakeBatcher{T}"/>, one statement for up
+    /// to 64 reads). 1 serialises takes; more let several contend for the queue's head.
+    /// </summary>
+    [Range(1, 64)]
+    public int QueueTakesInFlight { get; set; } = 2;
+
+    /// <summary>
     /// The server's <c>synchronous_commit</c> (on, local, remote_write, remote_apply or off) as
     /// infra/config/postgresql.conf sets it for script/services and the AWS host. The service does
     /// not apply it: it describes the server we are deployed against, and the durability statements
