@@ -20,12 +20,14 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
 
     private HttpClient Client => service.Client;
 
-    private Task<HttpResponseMessage> WriteAsync(string json) =>
+    protected IServiceProvider Services => service.Services;
+
+    protected Task<HttpResponseMessage> WriteAsync(string json) =>
         Client.PostAsync($"/write/{QueueInUrl}", new StringContent(json, Encoding.UTF8, "application/json"));
 
-    private Task<HttpResponseMessage> ReadAsync() => Client.GetAsync($"/read/{QueueInUrl}");
+    protected Task<HttpResponseMessage> ReadAsync() => Client.GetAsync($"/read/{QueueInUrl}");
 
-    private async Task DrainAsync()
+    protected async Task DrainAsync()
     {
         for (var i = 0; i < 1_000_000; i++)
         {

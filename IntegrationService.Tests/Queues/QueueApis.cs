@@ -1,4 +1,9 @@
+using System.Net;
+using System.Text;
+using IntegrationService.Queues;
+using IntegrationService.Storage;
 using IntegrationService.Tests.Fixtures;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IntegrationService.Tests.Queues;
 
@@ -32,6 +37,27 @@ public sealed class RedisRdbQueueApi(ServiceFixture service) : QueueApiContract(
 public sealed class PostgresQueueApi(ServiceFixture service) : QueueApiContract(service)
 {
     protected override string Queue => "postgres";
+
+    /// <summary>fill-queue's COPY path: what it loads is read after what was written before it, in order, byte for byte.</summary>
+    [Fact]
+    public async Task ABulkFillIsReadBackAfterEarlierWritesInOrderAndByteForByte()
+    {
+        await DrainAsync();
+        Assert.Equal(HttpStatusCode.Created, (await WriteAsync("""{"n":0}""")).StatusCode);
+        var filler = Assert.IsAssignableFrom<IQueueBulkFiller>(Services.GetRequiredService<StorageRegistry>().Queue("postgres").Store.BulkFiller);
+        await filler.FillAsync([.. Enumerable.Range(1, 3).Select(n => Encoding.UTF8.GetBytes($$"""{"n":{{n}},"s":"é"}"""))], CancellationToken.None);
+
+        Assert.Contains("\"read_message\":{\"n\":0}", await (await ReadAsync()).Content.ReadAsStringAsync());
+        for (var n = 1; n <= 3; n++)
+        {
+            var read = await ReadAsync();
+            Assert.Equal(HttpStatusCode.OK, read.StatusCode);
+            Assert.Contains($$"""
+                "read_message":{"n":{{n}},"s":"é"}
+                """, await read.Content.ReadAsStringAsync());
+        }
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+    }
 }
 
 public sealed class TarantoolMemtxQueueApi(ServiceFixture service) : QueueApiContract(service)

@@ -14,4 +14,7 @@ public interface IQueueStore
 
     /// <summary>Messages waiting (for the benchmark's start and end depth; may scan the queue).</summary>
     Task<long> CountAsync(CancellationToken cancellationToken);
+
+    /// <summary>The store's bulk fill for the fill-queue tool, where it has one (else messages are written one by one).</summary>
+    IQueueBulkFiller? BulkFiller => null;
 }

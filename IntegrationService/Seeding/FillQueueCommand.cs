@@ -8,7 +8,8 @@ namespace IntegrationService.Seeding;
 /// <summary>
 /// <c>IntegrationService fill-queue --queue NAME --depth N [--concurrency N]</c>: tops a queue up
 /// to at least N waiting messages (generated ones, as <c>GET /write/{queue}</c> makes), through
-/// the same store the service uses, with N concurrent writers. script/bench fills a queue this
+/// the same store the service uses, with N concurrent writers (or, where the store has a bulk fill
+/// such as PostgreSQL's COPY, in chunks). script/bench fills a queue this
 /// way before a queue-read run so that the run never finds it empty. Prints the depth before
 /// and after as JSON.
 /// </summary>
@@ -30,6 +31,9 @@ public sealed class FillQueueCommand : Command
     public FillQueueOptions OptionsOf(ParseResult parse) =>
         new(parse.GetRequiredValue(_queue), parse.GetRequiredValue(_depth), parse.GetRequiredValue(_concurrency));
 
+    /// <summary>Messages per bulk fill, where the store has one.</summary>
+    private const int BulkChunk = 20_000;
+
     private static async Task<int> RunAsync(FillQueueOptions options)
     {
         using var host = await StorageHost.StartAsync();
@@ -50,6 +54,15 @@ public sealed class FillQueueCommand : Command
         var stopwatch = Stopwatch.StartNew();
         var before = await store.CountAsync(CancellationToken.None);
         var remaining = Math.Max(0, options.Depth - before);
+        if (store.BulkFiller is { } bulk)
+        {
+            while (remaining > 0)
+            {
+                var chunk = (int)Math.Min(remaining, BulkChunk);
+                await bulk.FillAsync(Enumerable.Range(0, chunk).Select(_ => GeneratedMessage.Create()).ToList(), CancellationToken.None);
+                remaining -= chunk;
+            }
+        }
         var writers = Enumerable.Range(0, options.Concurrency).Select(_ => Task.Run(async () =>
         {
             while (Interlocked.Decrement(ref remaining) >= 0)

@@ -22,4 +22,6 @@ internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permit
         using var lease = await permits.AcquireAsync();
         return await inner.CountAsync(cancellationToken);
     }
+
+    public IQueueBulkFiller? BulkFiller => inner.BulkFiller;
 }

@@ -1,6 +1,7 @@
 using IntegrationService.Queues;
 using Microsoft.Extensions.Options;
 using Npgsql;
+using NpgsqlTypes;
 
 namespace IntegrationService.Storage.Postgres;
 
@@ -16,7 +17,7 @@ namespace IntegrationService.Storage.Postgres;
 /// in the bench, issue 24); now only <see cref="PostgresOptions.QueueTakesInFlight"/> takes contend.
 /// </para>
 /// </summary>
-public sealed class PostgresQueueStore : IQueueStore
+public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
 {
     /// <summary>Most reads one take serves.</summary>
     public const int MaxBatch = 64;
@@ -63,6 +64,21 @@ public sealed class PostgresQueueStore : IQueueStore
             if (taken.Count > 1) taken.Sort(static (a, b) => a.Id.CompareTo(b.Id));
             return (IReadOnlyList<QueueMessage>)taken;
         });
+
+    public IQueueBulkFiller BulkFiller => this;
+
+    /// <summary>One binary COPY (an insert per message commits and flushes the WAL once per message).</summary>
+    public Task FillAsync(IReadOnlyList<byte[]> messages, CancellationToken cancellationToken) =>
+        _database.RunOnConnectionAsync(async (connection, ct) =>
+        {
+            await using var writer = await connection.BeginBinaryImportAsync("copy queue_messages (body) from stdin (format binary)", ct);
+            foreach (var message in messages)
+            {
+                await writer.StartRowAsync(ct);
+                await writer.WriteAsync(message, NpgsqlDbType.Bytea, ct);
+            }
+            return await writer.CompleteAsync(ct);
+        }, cancellationToken);
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         _database.RunAsync(0, static async (source, _) =>

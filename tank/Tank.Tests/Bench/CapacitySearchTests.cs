@@ -188,6 +188,23 @@ public sealed class CapacitySearchTests
     public void AHoldFailsWhenMoreThanOneInAThousandWasSentLateByMoreThanTheSlo(long late, bool held) =>
         Assert.Equal(held, new Hold(1000, 2, 2000, 2000, 0, 5, late).Held(10));
 
+    [Theory]
+    [InlineData(10_000, 100, 0, 0, false)] // exactly 1 % over the SLO: the rest could still bring p99 under it
+    [InlineData(10_000, 101, 0, 0, true)]  // over 1 % of all planned: p99 of the whole hold is above the SLO
+    [InlineData(10_000, 0, 9, 0, false)]
+    [InlineData(10_000, 0, 10, 0, true)]   // 0.1 % errors is not under 0.1 %, however many answers follow
+    [InlineData(10_000, 0, 0, 10, false)]
+    [InlineData(10_000, 0, 0, 11, true)]   // more than 0.1 % sent late by more than the SLO
+    [InlineData(0, 5, 5, 5, false)]
+    public void AHoldIsDecidedAsFailedOnlyWhenNoRestCouldMakeItHold(long planned, long overSlo, long errors, long late, bool decided)
+    {
+        Assert.Equal(decided, Hold.DecidedFailure(planned, overSlo, errors, late) is not null);
+        if (!decided || planned == 0) return;
+        // The best the rest of the hold could do: every planned request answered, none of them more over the SLO.
+        var best = new Hold(1000, 10, planned, planned, errors, overSlo > 0.01 * planned ? 10.1 : 5, late);
+        Assert.False(best.Held(10));
+    }
+
     [Fact]
     public void TheMedianOfTheRepeats()
     {

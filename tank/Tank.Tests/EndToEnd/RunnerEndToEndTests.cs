@@ -69,6 +69,23 @@ public sealed class RunnerEndToEndTests : IDisposable
     }
 
     [Fact]
+    public async Task ARunWhoseOutcomeIsDecidedEndsThereWithTheReasonAndExitCodeZero()
+    {
+        await using var server = new TrivialHttpServer();
+        Ammo(server.Port);
+        var result = Tank.Bench.Shooter.Fire(new Tank.Bench.Shot
+        {
+            Config = Yaml(server.Port, "const(1, 1s)"), AmmoFile = Path.Combine(_dir, "ammo.txt"), Address = $"127.0.0.1:{server.Port}",
+            OutDir = Path.Combine(_dir, "decided"), Schedule = "const(50, 60s)",
+            DecidedWhen = m => m.Responses >= 20 ? "twenty answers" : null,
+        }, CancellationToken.None);
+        Assert.Equal(0, result.ExitCode);
+        Assert.Equal("twenty answers", result.Decided);
+        Assert.InRange(result.Sent, 20, 50 * 5); // 3 000 planned; asked once a second, so it stops within a few seconds' sends
+        Assert.Equal(3000, result.Planned);
+    }
+
+    [Fact]
     public async Task AWarmUpIsNotRecordedAndEveryNamedProcessAndTankItselfGetCpuFigures()
     {
         await using var server = new TrivialHttpServer();

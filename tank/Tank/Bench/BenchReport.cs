@@ -55,7 +55,7 @@ public static class BenchReport
             + string.Create(CultureInfo.InvariantCulture,
             $"; each run: closed-model probe ({p.ProbeInstances} instances) for capacity C, warm-up line(1, C, {p.WarmupSeconds}s) unrecorded, measured line(1, {p.RampFactor}·C, {p.RampSeconds}s)")
             + string.Create(CultureInfo.InvariantCulture,
-            $"; then the capacity at the SLO {(p.Repeats == 1 ? "once" : $"{p.Repeats} times")}: up to {p.SearchSteps} holds of {p.HoldSeconds} s (each after {p.HoldWarmupSeconds} s unrecorded at its rate; a failure below a held rate or only just over the SLO held once more) bisecting between 0 and 1.5·C, confirmed by a {p.ConfirmSeconds} s hold{(p.Repeats > 1 ? $"; each later time from the previous confirmed rate, {p.LaterSearchSteps} hold(s) above it, then the confirmation" : "")}")
+            $"; then the capacity at the SLO {(p.Repeats == 1 ? "once" : $"{p.Repeats} times")}: up to {p.SearchSteps} holds of {p.HoldSeconds} s (each after {p.HoldWarmupSeconds} s unrecorded at its rate; a failure below a held rate or only just over the SLO held once more) bisecting between 0 and 1.5·C, confirmed by a {p.ConfirmSeconds} s hold (ended early once it can no longer hold){(p.Repeats > 1 ? $"; each later time from the previous confirmed rate, {p.LaterSearchSteps} hold(s) above it, then the confirmation" : "")}")
             + "; queue-read runs start from a queue filled (IntegrationService fill-queue) with 1.2 × the reads their warm-up and ramp can make"
             + $"; kv-put writes 1 KiB random values over {p.KvKeys} keys, kv-get reads them after every key was written once";
         if (o.ClusterNodes >= 2)

@@ -81,27 +81,44 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var holds = 0;
         var plan = context.Profile.Search(context.Options.SloMs, repeat);
         var overloaded = false;
+        var sloUs = (long)(context.Options.SloMs * 1000);
         return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
             // A hold far past the knee leaves queues in the service and the server (seen: a held
             // rate failing right after one); idle a moment so they drain before the next is judged.
             if (overloaded) context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(RecoverySeconds));
-            if (cell.Scenario == "queue-read") steps.FillQueue(cell.Storage, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
+            if (cell.Scenario == "queue-read") TopUp(cell.Storage, target, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
                 Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
+                // A confirmation is ended as soon as it cannot hold any more (a search hold runs out:
+                // how far it missed decides whether it is held again).
+                DecidedWhen = seconds > plan.HoldSeconds ? m => Hold.DecidedFailure(rate * seconds, m.Intended.CountAbove(sloUs), m.Errors, m.Lateness.CountAbove(sloUs)) : null,
             }, context.Cancel);
+            // A confirmation ended early counts the seconds it ran (capacity.json, the report's hold table).
+            var ran = result.Decided is null ? seconds : Math.Round((result.End - result.Start).TotalSeconds, 1);
             var servers = result.Cpu.Where(c => c.Name != "tank").ToList();
-            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
+            var hold = new Hold(rate, ran, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
                 result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
                 servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
             overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
-                $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}");
+                $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(context.Options.SloMs) ? "held" : "not held")}" +
+                (result.Decided is null ? "" : $" (ended after {ran:F1} s: {result.Decided})"));
             return hold;
         });
+    }
+
+    /// <summary>
+    /// Fills a queue to <paramref name="needed"/> messages unless it holds that many already: asking
+    /// the running service costs a request, a fill-queue run a process start (about 1.5 s, before
+    /// each of a queue-read cell's dozen holds).
+    /// </summary>
+    private void TopUp(string queue, BenchTarget target, long needed)
+    {
+        if (target.Client.QueueDepth(queue) < needed) steps.FillQueue(queue, needed);
     }
 
     public static double Median(IEnumerable<double> values) => CapacityFile.MedianOf(values);

@@ -25,5 +25,21 @@ public sealed record Hold(long Rate, double Seconds, long Planned, long Response
     /// planned requests answered. A hiccup of shared cores fails a hold like this; a rate past the
     /// knee fails it by far (a queue builds and p99 climbs to the timeout).
     /// </summary>
+    /// <summary>
+    /// Why a hold of <paramref name="planned"/> requests can no longer hold the SLO, whatever the rest
+    /// of it does, or null while it still can: more than 1 % of the planned requests already answered
+    /// over the SLO from their intended send (p99 over the whole hold is then above it), errors or
+    /// sends late by more than the SLO already at 0.1 % of the planned requests. Counts come from the
+    /// run so far; a confirmation that fails this way is ended there (the rest would only cost time).
+    /// </summary>
+    public static string? DecidedFailure(long planned, long overSlo, long errors, long late)
+    {
+        if (planned <= 0) return null;
+        if (overSlo > 0.01 * planned) return $"{overSlo} answers over the SLO, more than 1 % of the {planned} planned";
+        if (errors >= MaxErrorRate * planned) return $"{errors} errors, at least 0.1 % of the {planned} planned";
+        if (late > MaxLateRate * planned) return $"{late} sends late by more than the SLO, over 0.1 % of the {planned} planned";
+        return null;
+    }
+
     public bool Borderline(double sloMs) => !Held(sloMs) && Responses > 0 && P99Ms <= 1.5 * sloMs && ErrorRate < 10 * MaxErrorRate && Responses >= 0.9 * Planned;
 }

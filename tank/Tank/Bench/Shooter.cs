@@ -46,6 +46,7 @@ public static class Shooter
             Progress = false,
             Cpu = shot.Cpu.Prepend(new CpuTarget("tank", Environment.ProcessId)).ToList(),
             OnSecond = shot.Label is null ? null : LiveStatus.For(shot.Label),
+            DecidedWhen = shot.DecidedWhen,
         };
         RunResult? warmup = null;
         if (shot.Warmup is not null)
@@ -53,7 +54,7 @@ public static class Shooter
             var scratch = Directory.CreateTempSubdirectory("tank-warmup-").FullName;
             try
             {
-                var warmupOptions = options with { Plan = ScheduleParser.Parse(shot.Warmup, "--warmup"), OutDir = scratch, Autostop = [], Cpu = [] };
+                var warmupOptions = options with { Plan = ScheduleParser.Parse(shot.Warmup, "--warmup"), OutDir = scratch, Autostop = [], Cpu = [], DecidedWhen = null };
                 warmup = new LoadRunner(warmupOptions with { OnSecond = shot.Label is null ? null : LiveStatus.For(shot.Label + " warm-up") }).Run(cancel);
             }
             finally

@@ -26,4 +26,6 @@ public sealed record Shot
     public IReadOnlyList<CpuTarget> Cpu { get; init; } = [];
     /// <summary>Shown on the live status line; null: no status (short preparatory runs).</summary>
     public string? Label { get; init; }
+    /// <summary>Ends the measured run (not its warm-up) early once its outcome is decided (<see cref="Runner.RunOptions.DecidedWhen"/>).</summary>
+    public Func<Runner.RunMonitor, string?>? DecidedWhen { get; init; }
 }

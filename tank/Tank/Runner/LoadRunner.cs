@@ -38,7 +38,7 @@ public sealed class LoadRunner(RunOptions options)
         scheduler.Start();
         while (scheduler.IsAlive)
         {
-            if (monitor.Tick() is not null) stop.Cancel();
+            if (monitor.Tick() is not null || monitor.Decided is not null) stop.Cancel();
             Thread.Sleep(10);
         }
         // Stopping the pool keeps requests still waiting for an instance from going out late and,
@@ -55,6 +55,7 @@ public sealed class LoadRunner(RunOptions options)
         {
             ExitCode = fired?.ExitCode ?? 0,
             AutostopReason = fired?.Explain(),
+            Decided = monitor.Decided,
             Planned = options.ClosedModel ? options.Plan.Count : Math.Min(options.Plan.Count, Capacity()),
             Sent = pool.Sends,
             Responses = monitor.Responses,

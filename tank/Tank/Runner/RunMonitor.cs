@@ -38,6 +38,8 @@ public sealed class RunMonitor : IDisposable
     public long Responses { get; private set; }
     public long Errors { get; private set; }
     public IAutostopCriterion? Fired { get; private set; }
+    /// <summary>Why <see cref="RunOptions.DecidedWhen"/> ended the run early, if it did.</summary>
+    public string? Decided { get; private set; }
 
     public RunMonitor(RunOptions options, Clock clock, ResultSink sink, ConnectionPool pool)
     {
@@ -96,6 +98,7 @@ public sealed class RunMonitor : IDisposable
         if (_options.Progress) Progress(elapsed, sentThisSecond, stats);
         _options.OnSecond?.Invoke(new RunProgress(elapsed + 1, (_options.Plan.DurationMs + 999) / 1000, sentThisSecond, stats.Count, Responses, Errors, IntervalReal.Percentile(99)));
         _lastSecondLateness.Reset();
+        if (Decided is null && _options.DecidedWhen?.Invoke(this) is { } why) Decided = why;
         if (Fired is not null) return;
         foreach (var criterion in _options.Autostop)
             if ((stats.Count > 0 || criterion is LimitCriterion) && criterion.Notify(stats, _clock.ElapsedSeconds))

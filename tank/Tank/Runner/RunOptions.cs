@@ -25,4 +25,10 @@ public sealed record RunOptions
     public Action<RunProgress>? OnSecond { get; init; }
     /// <summary>Processes whose CPU is read just before the clock starts and after the last answer.</summary>
     public IReadOnlyList<CpuTarget> Cpu { get; init; } = [];
+    /// <summary>
+    /// Asked as each second closes, with what the run has recorded so far: a reason when the run's
+    /// outcome is already decided (the bench's confirmation that can no longer hold the SLO), which
+    /// ends it early like an autostop; null to go on. Must be quick.
+    /// </summary>
+    public Func<RunMonitor, string?>? DecidedWhen { get; init; }
 }

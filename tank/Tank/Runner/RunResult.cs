@@ -8,6 +8,8 @@ public sealed record RunResult
 {
     public required int ExitCode { get; init; }
     public string? AutostopReason { get; init; }
+    /// <summary>Why <see cref="RunOptions.DecidedWhen"/> ended the run early (the exit code stays 0), if it did.</summary>
+    public string? Decided { get; init; }
     public required long Planned { get; init; }
     public required long Sent { get; init; }
     public required long Responses { get; init; }
