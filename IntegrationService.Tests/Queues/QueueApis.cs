@@ -38,6 +38,30 @@ public sealed class PostgresQueueApi(ServiceFixture service) : QueueApiContract(
 {
     protected override string Queue => "postgres";
 
+    /// <summary>
+    /// A message whose insert commits after later ones were read (its id lies behind the take cursor)
+    /// is still read, and the queue does not answer "empty" while it waits.
+    /// </summary>
+    [Fact]
+    public async Task AMessageThatCommitsBehindTheTakeCursorIsStillRead()
+    {
+        await DrainAsync();
+        var options = Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<IntegrationService.Storage.Postgres.PostgresOptions>>().Value;
+        await using var connection = new Npgsql.NpgsqlConnection(options.ConnectionString);
+        await connection.OpenAsync();
+        await using var late = await connection.BeginTransactionAsync();
+        await using (var insert = new Npgsql.NpgsqlCommand("insert into queue_messages (body) values ('{\"late\":true}'::bytea)", connection, late))
+            await insert.ExecuteNonQueryAsync();
+        for (var n = 0; n < 3; n++) Assert.Equal(HttpStatusCode.Created, (await WriteAsync($$"""{"n":{{n}}}""")).StatusCode);
+        for (var n = 0; n < 3; n++) Assert.Contains($$"""{"n":{{n}}}""", await (await ReadAsync()).Content.ReadAsStringAsync());
+        await late.CommitAsync();
+
+        var read = await ReadAsync();
+        Assert.Equal(HttpStatusCode.OK, read.StatusCode);
+        Assert.Contains("\"read_message\":{\"late\":true}", await read.Content.ReadAsStringAsync());
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+    }
+
     /// <summary>fill-queue's COPY path: what it loads is read after what was written before it, in order, byte for byte.</summary>
     [Fact]
     public async Task ABulkFillIsReadBackAfterEarlierWritesInOrderAndByteForByte()

@@ -32,12 +32,28 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<Postg
         }
     }
 
-    /// <summary>Runs work that needs a connection of its own (transactions, COPY), with the caller's token.</summary>
+    // Outside the multiplexing pool: Npgsql binds a multiplexed connection for COPY synchronously,
+    // and a fill-queue COPY hung there for good in a blocking socket read while authenticating the
+    // new physical connection (2026-11-26, stack from dotnet-stack). These calls are rare (start-up,
+    // tools), so each opens a connection of its own and closes it.
+    private readonly string _dedicatedConnectionString = new NpgsqlConnectionStringBuilder(options.Value.ConnectionString)
+    {
+        Multiplexing = false,
+        Pooling = false,
+        Timeout = options.Value.ConnectTimeoutSeconds,
+        CommandTimeout = options.Value.CommandTimeoutSeconds,
+    }.ConnectionString;
+
+    /// <summary>
+    /// Runs work that needs a connection of its own (transactions, COPY, maintenance), with the
+    /// caller's token, on a connection opened for it outside the multiplexing pool.
+    /// </summary>
     public async Task<T> RunOnConnectionAsync<T>(Func<NpgsqlConnection, CancellationToken, Task<T>> work, CancellationToken cancellationToken)
     {
         try
         {
-            await using var connection = await DataSource.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+            await using var connection = new NpgsqlConnection(_dedicatedConnectionString);
+            await connection.OpenAsync(cancellationToken).ConfigureAwait(false);
             return await work(connection, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e) when (IsUnavailable(e))

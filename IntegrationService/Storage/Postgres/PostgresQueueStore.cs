@@ -14,7 +14,9 @@ namespace IntegrationService.Storage.Postgres;
 /// as many rows as there are reads waiting, up to <see cref="MaxBatch"/>, and each read gets one, the
 /// oldest to the read that came first. One read per statement made 64 readers each scan the head,
 /// step over each other's locked rows and commit one by one (reads at the SLO were a third of writes
-/// in the bench, issue 24); now only <see cref="PostgresOptions.QueueTakesInFlight"/> takes contend.
+/// in the bench, issue 24); now only <see cref="PostgresOptions.QueueTakesInFlight"/> takes contend,
+/// and each scans from just past the last id taken (<see cref="QueueTakeCursor"/>), not over the dead
+/// index entries the deletes leave at the head.
 /// </para>
 /// </summary>
 public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
@@ -29,9 +31,11 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
     private const string TakeSql =
         """
         delete from queue_messages
-        where id = any(array(select id from queue_messages order by id for update skip locked limit $1))
+        where id = any(array(select id from queue_messages where id >= $2 order by id for update skip locked limit $1))
         returning id, body
         """;
+
+    private readonly QueueTakeCursor _cursor = new();
 
     private readonly PostgresDatabase _database;
     private readonly QueueTakeBatcher<QueueMessage> _takes;
@@ -52,17 +56,35 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
 
     public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) => _takes.TakeOneAsync();
 
-    /// <summary>Deletes up to <paramref name="count"/> of the oldest unlocked messages and returns them oldest first.</summary>
-    private Task<IReadOnlyList<QueueMessage>> TakeAsync(int count) =>
-        _database.RunAsync(count, static async (source, count) =>
+    /// <summary>
+    /// Deletes up to <paramref name="count"/> of the oldest unlocked messages from the cursor's id on
+    /// (<see cref="QueueTakeCursor"/>) and returns them oldest first.
+    /// </summary>
+    private async Task<IReadOnlyList<QueueMessage>> TakeAsync(int count)
+    {
+        var from = _cursor.Next();
+        var taken = await TakeFromAsync(count, from);
+        if (taken.Count < count && from != QueueTakeCursor.Head)
+        {
+            // Nothing more past the cursor: what waits behind it (a late commit) is served now.
+            taken.AddRange(await TakeFromAsync(count - taken.Count, QueueTakeCursor.Head));
+        }
+        if (taken.Count == 0) return taken;
+        taken.Sort(static (a, b) => a.Id.CompareTo(b.Id));
+        _cursor.Taken(taken[^1].Id);
+        return taken;
+    }
+
+    private Task<List<QueueMessage>> TakeFromAsync(int count, long from) =>
+        _database.RunAsync((count, from), static async (source, take) =>
         {
             await using var command = source.CreateCommand(TakeSql);
-            command.Parameters.Add(new NpgsqlParameter<int> { TypedValue = count });
+            command.Parameters.Add(new NpgsqlParameter<int> { TypedValue = take.count });
+            command.Parameters.Add(new NpgsqlParameter<long> { TypedValue = take.from });
             await using var reader = await command.ExecuteReaderAsync();
-            var taken = new List<QueueMessage>(count);
+            var taken = new List<QueueMessage>(take.count);
             while (await reader.ReadAsync()) taken.Add(new QueueMessage(reader.GetInt64(0), reader.GetFieldValue<byte[]>(1)));
-            if (taken.Count > 1) taken.Sort(static (a, b) => a.Id.CompareTo(b.Id));
-            return (IReadOnlyList<QueueMessage>)taken;
+            return taken;
         });
 
     public IQueueBulkFiller BulkFiller => this;
