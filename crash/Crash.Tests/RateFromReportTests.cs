@@ -119,6 +119,15 @@ public sealed class RateFromReportTests : IDisposable
     }
 
     [Fact]
+    public void OnlyARunAtARateFromTheReportWarmsUpBeforeItsClockStarts()
+    {
+        var rules = new RateRule(300, "--rate") with { Report = BenchCapacities.Load(_report) };
+        Assert.Equal(CrashOptions.LoadedWarmupSeconds, CrashOptions.WarmupFor(rules.For("postgres", CrashKind.KeyValue)));
+        Assert.Equal(0, CrashOptions.WarmupFor(rules.For("postgres", CrashKind.Author))); // no confirmed figure: --rate
+        Assert.Equal(0, CrashOptions.WarmupFor(new RateRule(300, "--rate").For("postgres", CrashKind.KeyValue)));
+    }
+
+    [Fact]
     public void SummaryJsonRecordsEachRunsRateAndItsSource()
     {
         var path = Path.Combine(_report, "summary.json");

@@ -20,6 +20,19 @@ public sealed record CrashOptions
     /// <summary>Where <see cref="Rate"/> came from (a result's <c>rate_source</c>): --rate, or a bench report's confirmed capacity.</summary>
     public string RateSource { get; init; } = "--rate";
     public required double Seconds { get; init; }
+    /// <summary>
+    /// Seconds of writes at <see cref="Rate"/> before the run, with keys of their own that are not
+    /// judged, so a freshly started service has compiled its paths and opened its pools before the
+    /// clock starts (0: none). Loaded runs (a rate from a bench report) get
+    /// <see cref="LoadedWarmupSeconds"/>: without it the timeline's first second measured the
+    /// service's start (p99 48–145 ms), not the architecture.
+    /// </summary>
+    public double WarmupSeconds { get; init; }
+
+    public const double LoadedWarmupSeconds = 3;
+
+    /// <summary>The warm-up of a run at <paramref name="rate"/>: loaded runs only.</summary>
+    public static double WarmupFor(Rates.RunRate rate) => rate.FromReport ? LoadedWarmupSeconds : 0;
     /// <summary>Seconds after the start at which the fault command runs.</summary>
     public required double FaultAt { get; init; }
     /// <summary>The fault: a command for <c>/bin/bash -c</c>, or, with <see cref="FaultAction"/>, what the result calls it.</summary>

@@ -29,6 +29,7 @@ internal sealed class CrashTest(CrashOptions options)
             Console.Error.WriteLine($"crash: GET {probe} got no 2xx or 404 within {options.RecoverSeconds} s; the API is not up, nothing was written");
             return (null, ApiNeverCameBack);
         }
+        if (options.WarmupSeconds > 0) await WarmUpAsync(client).ConfigureAwait(false);
         var before = await ReadBeforeAsync(workload, readBack).ConfigureAwait(false);
 
         Console.Error.WriteLine($"crash: {options.Label}: run {runId}, {options.PlannedWrites} writes at {options.Rate}/s → {options.Url}, fault at {options.FaultAt} s");
@@ -83,6 +84,21 @@ internal sealed class CrashTest(CrashOptions options)
                 .Select(k => new KeyExample(k, truth[k].Value ?? truth[k].State.ToString(), reads[k].Value ?? reads[k].State.ToString(), $"{options.Storage} answers differently from {truthStorage}"))
                 .ToArray(),
         };
+    }
+
+    /// <summary>
+    /// <see cref="CrashOptions.WarmupSeconds"/> of writes at the run's rate, under a run id of their
+    /// own (author and key-value keys of their own; item writes land before the pre-run read, so
+    /// the verifier's "before" already holds them). Not judged, not in the result's counts.
+    /// </summary>
+    private async Task WarmUpAsync(HttpClient client)
+    {
+        var warmupId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
+        var total = (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} writes at {options.Rate}/s, not judged");
+        var loop = new WriteLoop(client, CreateWorkload(warmupId), new CrashClock());
+        await loop.RunAsync(options.Rate, total).ConfigureAwait(false);
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up done, {loop.Records.Count(w => w.Outcome == WriteOutcome.Acked)} of {loop.Records.Count} acknowledged");
     }
 
     private ICrashWorkload CreateWorkload(string runId, string? storage = null)

@@ -86,6 +86,7 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
             Rate = rate.Rate,
             RateSource = rate.Source,
             Seconds = options.Seconds,
+            WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,
             FaultCommand = $"{fault.Name} node{victim.Index}",
             FaultAction = log => fault.Run(victim, options.StopSeconds, log),

@@ -108,6 +108,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Rate = rate.Rate,
             RateSource = rate.Source,
             Seconds = options.Seconds,
+            WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
             FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, options.StopSeconds, log)),

@@ -206,6 +206,20 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
+    public void EachRepetitionStartsFromTheBestRateConfirmedSoFarNotTheLast()
+    {
+        // Seen with "the last": tarantool-memtx author-write 28 759, then 23 007, then 18 405.
+        (long? hint, long best) = (25_000, 0); // the ramp's estimate
+        foreach (var (confirmed, expected) in new[] { (28_759L, 28_759L), (23_007L, 28_759L), (0L, 28_759L), (30_000L, 30_000L) })
+        {
+            (hint, best) = CellRunner.NextStart(hint, best, confirmed);
+            Assert.Equal(expected, hint);
+        }
+        // A first repetition that confirmed nothing leaves the ramp's estimate.
+        Assert.Equal(((long?)25_000, 0L), CellRunner.NextStart(25_000, 0, 0));
+    }
+
+    [Fact]
     public void TheMedianOfTheRepeats()
     {
         Assert.Equal(5, CellRunner.Median([9, 1, 5]));

@@ -62,12 +62,19 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             // The next repetition starts from the best rate confirmed so far: fewer holds spent far
             // from the knee. Not from the last one: a repetition confirmed 20 % lower would pull every
             // later one down with it (seen: 28 759, then 23 007, then 18 405 on tarantool-memtx).
-            if (search.ConfirmedRps > best) hint = best = search.ConfirmedRps;
+            (hint, best) = NextStart(hint, best, search.ConfirmedRps);
         }
         CapacityFile.Of(repeats, holds, profile.ConfirmSeconds).Write(outDir);
         BenchLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
             string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
     }
+
+    /// <summary>
+    /// Where the next repetition's search starts, after one that confirmed <paramref name="confirmed"/>
+    /// (0: nothing): the best rate confirmed so far, else the hint it had (the ramp's estimate).
+    /// </summary>
+    public static (long? Hint, long Best) NextStart(long? hint, long best, long confirmed) =>
+        confirmed > best ? (confirmed, confirmed) : (hint, best);
 
     /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
     public const int RecoverySeconds = 1;
