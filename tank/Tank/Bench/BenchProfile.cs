@@ -60,7 +60,7 @@ public sealed record BenchProfile
     // 6 s, about 10 s of preparations; the first search three 3-s holds (from the ramp's estimate)
     // and a 15-s confirmation, each later one a single hold above the best confirmed rate and a
     // confirmation, each hold after 1 s unrecorded at its rate: about 38 minutes on 2 cores before
-    // the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md, 50 min).
+    // the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md, 45 min 46 s).
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
