@@ -47,7 +47,9 @@ public sealed class PostgresQueueApi(ServiceFixture service) : QueueApiContract(
     {
         await DrainAsync();
         var options = Services.GetRequiredService<Microsoft.Extensions.Options.IOptions<IntegrationService.Storage.Postgres.PostgresOptions>>().Value;
-        await using var connection = new Npgsql.NpgsqlConnection(options.ConnectionString);
+        // A connection of its own: a pooled one may have been closed by the server in an earlier outage test.
+        var connectionString = new Npgsql.NpgsqlConnectionStringBuilder(options.ConnectionString) { Pooling = false, Multiplexing = false }.ConnectionString;
+        await using var connection = new Npgsql.NpgsqlConnection(connectionString);
         await connection.OpenAsync();
         await using var late = await connection.BeginTransactionAsync();
         await using (var insert = new Npgsql.NpgsqlCommand("insert into queue_messages (body) values ('{\"late\":true}'::bytea)", connection, late))
