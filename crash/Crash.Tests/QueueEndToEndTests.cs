@@ -26,8 +26,9 @@ public sealed class QueueEndToEndTests : IDisposable
 
         var result = QueueResult.Read(Output);
         Assert.Equal("queue", result.Kind);
-        Assert.True(result.Acked > 100);
-        // (How many writes the outage refused depends on the machine's load: not checked.)
+        // How many writes the outage refused depends on the machine's load, not checked: in one CI run
+        // the fake's first answers came after the fault had started, and only 90 of 200 were acknowledged.
+        Assert.True(result.Acked > 0);
         Assert.Equal((0L, 0L, 0L, 2L), (result.Lost, result.Duplicated, result.Unexpected, result.Foreign));
         Assert.Equal(result.Acked, result.Delivered);
         Assert.True(result.DrainComplete);
