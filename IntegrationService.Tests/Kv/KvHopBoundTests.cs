@@ -8,7 +8,7 @@ using Microsoft.AspNetCore.Mvc;
 namespace IntegrationService.Tests.Kv;
 
 /// <summary>
-/// The hop to an owner that stalls: at most Cluster:MaxConnectionsPerNode requests reach it, the
+/// The hop to an owner that stalls: at most Cluster:MaxInFlightPerNode requests reach it, the
 /// rest are shed with 503 and Retry-After after Cluster:ProxyQueueWaitMs, a write that timed out
 /// says it is in doubt, and a client that gives up frees its connection at once.
 /// </summary>
@@ -26,7 +26,7 @@ public sealed class KvHopBoundTests : IAsyncLifetime
         [
             "--urls", _url, "--Logging:LogLevel:Default=Warning", .. TestServers.ServiceArguments(),
             $"--Cluster:Nodes={_url},{_owner.Url}", $"--Cluster:Self={_url}",
-            $"--Cluster:ProxyTimeoutMs={ProxyTimeoutMs}", "--Cluster:MaxConnectionsPerNode=1",
+            $"--Cluster:ProxyTimeoutMs={ProxyTimeoutMs}", "--Cluster:MaxInFlightPerNode=1", "--Cluster:ConnectionsPerNode=1",
             "--Cluster:ProxyQueueWaitMs=50", "--Cluster:WarmConnectionsPerNode=0",
         ]);
         await _node.StartAsync();
@@ -66,7 +66,7 @@ public sealed class KvHopBoundTests : IAsyncLifetime
         Assert.NotNull(shed.Headers.RetryAfter);
         var problem = await shed.Content.ReadFromJsonAsync<ProblemDetails>();
         Assert.Equal("Backend overloaded", problem!.Title);
-        Assert.Contains("Cluster:MaxConnectionsPerNode", problem.Detail);
+        Assert.Contains("Cluster:MaxInFlightPerNode", problem.Detail);
         Assert.Contains("nothing was sent", problem.Detail);
 
         // The held write reached the owner and got no answer: a 503 that says the write is in doubt.

@@ -39,7 +39,7 @@ public sealed class ServiceMetrics : IDisposable
         var timeouts = factory.CreateCounter("integration_backend_timeouts_total",
             "Calls a backend client failed because no answer came in time.", ["backend"]);
         KvProxied = factory.CreateCounter("integration_kv_proxied_requests_total",
-            "Key-value requests this node forwarded to the key's owner in a sharded cluster, by owner and outcome (relayed; unavailable: no answer in time; shed: Cluster:MaxConnectionsPerNode busy, not sent).",
+            "Key-value requests this node forwarded to the key's owner in a sharded cluster, by owner and outcome (relayed; unavailable: no answer in time; shed: Cluster:MaxInFlightPerNode reached, not sent).",
             ["owner", "outcome"]);
         var sources = backends.ToArray();
         var children = sources.Select(s => (s, inFlight.WithLabels(s.Backend), timeouts.WithLabels(s.Backend))).ToArray();

@@ -19,24 +19,31 @@ public sealed class ClusterOptions : IValidatableObject
     public int ProxyTimeoutMs { get; set; } = 1000;
 
     /// <summary>
-    /// Connections this node opens at most to each other node, and so requests it forwards to one node
-    /// at once (HTTP/1.1 carries one at a time on each). Above the benchmarks' 64 client connections, so
-    /// that a node serving every one of them never waits; an owner slower than the load then sees at
-    /// most this many, not hundreds.
+    /// Requests this node forwards to one other node at once. Above the benchmarks' 64 client
+    /// connections, so that a node serving every one of them never waits; an owner slower than the
+    /// load then has at most this many of this node's requests in hand, not hundreds.
     /// </summary>
     [Range(1, 10_000)]
-    public int MaxConnectionsPerNode { get; set; } = 64;
+    public int MaxInFlightPerNode { get; set; } = 64;
 
     /// <summary>
-    /// Milliseconds a request waits for one of <see cref="MaxConnectionsPerNode"/> to its owner when all
-    /// are busy; then it is shed, 503 with Retry-After, without having been sent. 0: shed at once.
+    /// Keep-alive connections this node keeps to each other node. Each carries many requests at once
+    /// (HTTP/1.1 pipelining), so a few suffice; the owner serves each connection's requests one after
+    /// the other, so more connections let it serve more at once.
+    /// </summary>
+    [Range(1, 256)]
+    public int ConnectionsPerNode { get; set; } = 4;
+
+    /// <summary>
+    /// Milliseconds a request waits for one of the <see cref="MaxInFlightPerNode"/> places when all are
+    /// taken; then it is shed, 503 with Retry-After, without having been sent. 0: shed at once.
     /// </summary>
     [Range(0, 10_000)]
     public int ProxyQueueWaitMs { get; set; } = 100;
 
-    /// <summary>Connections opened to each other node at start (at most <see cref="MaxConnectionsPerNode"/>), so the first requests find them.</summary>
-    [Range(0, 10_000)]
-    public int WarmConnectionsPerNode { get; set; } = 16;
+    /// <summary>Connections opened to each other node at start (at most <see cref="ConnectionsPerNode"/>), so the first requests find them.</summary>
+    [Range(0, 256)]
+    public int WarmConnectionsPerNode { get; set; } = 4;
 
     /// <summary>The node URLs, normalized (no trailing slash), in configuration order.</summary>
     public IReadOnlyList<string> NodeList =>

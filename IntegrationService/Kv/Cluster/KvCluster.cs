@@ -9,11 +9,12 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// The sharded key-value topology: which node owns a key (<see cref="RendezvousHashing"/>), and the
-/// proxy hop to it. A node that does not own a key forwards the request to the owner over a bounded
-/// pool of keep-alive HTTP/1.1 connections of its own (<see cref="KvPeerConnection"/>) and relays its answer byte for byte; a forwarded request
-/// carries <see cref="ProxiedHeader"/> and is always served where it arrives, so nothing is forwarded
-/// twice. An owner that cannot be reached in time makes its keys, and only its keys, answer 503; so
-/// does one whose <see cref="ClusterOptions.MaxConnectionsPerNode"/> connections stay busy beyond
+/// proxy hop to it. A node that does not own a key forwards the request to the owner over a few
+/// keep-alive HTTP/1.1 connections of its own that carry many requests at once (<see cref="KvPeerConnection"/>,
+/// pipelined) and relays its answer byte for byte; a forwarded request carries <see cref="ProxiedHeader"/>
+/// and is always served where it arrives, so nothing is forwarded twice. An owner that cannot be
+/// reached in time makes its keys, and only its keys, answer 503; so does one that already has
+/// <see cref="ClusterOptions.MaxInFlightPerNode"/> of this node's requests in hand beyond
 /// <see cref="ClusterOptions.ProxyQueueWaitMs"/> (shed before anything is sent).
 /// </summary>
 public sealed class KvCluster : IDisposable
@@ -29,19 +30,21 @@ public sealed class KvCluster : IDisposable
     private readonly RendezvousHashing? _hashing;
     private readonly KvPeer?[] _peers = []; // by node index, null for this node
     private readonly TimeSpan _timeout;
+    private readonly long _timeoutMs;
     private readonly TimeSpan _queueWait;
 
     public KvCluster(IOptions<ClusterOptions> options, ServiceMetrics metrics)
     {
         var cluster = options.Value;
         _timeout = TimeSpan.FromMilliseconds(cluster.ProxyTimeoutMs);
+        _timeoutMs = cluster.ProxyTimeoutMs;
         _queueWait = TimeSpan.FromMilliseconds(cluster.ProxyQueueWaitMs);
-        WarmConnectionsPerNode = Math.Min(cluster.WarmConnectionsPerNode, cluster.MaxConnectionsPerNode);
+        WarmConnectionsPerNode = Math.Min(cluster.WarmConnectionsPerNode, cluster.ConnectionsPerNode);
         if (cluster.NodeList.Count == 0) return;
         _hashing = new RendezvousHashing(cluster.NodeList);
         Self = _hashing.Nodes.First(n => string.Equals(n, ClusterOptions.Normalize(cluster.Self!), StringComparison.OrdinalIgnoreCase));
         _peers = _hashing.Nodes
-            .Select(n => ReferenceEquals(n, Self) ? null : new KvPeer(n, cluster.MaxConnectionsPerNode, metrics.KvProxied))
+            .Select(n => ReferenceEquals(n, Self) ? null : new KvPeer(n, cluster.MaxInFlightPerNode, cluster.ConnectionsPerNode, metrics.KvProxied))
             .ToArray();
     }
 
@@ -71,14 +74,14 @@ public sealed class KvCluster : IDisposable
     {
         var aborted = context.RequestAborted;
         var request = context.Request;
-        if (!owner.Connections.Wait(0)) await WaitForConnectionAsync(owner, aborted);
+        if (!owner.InFlight.Wait(0)) await WaitForPlaceAsync(owner, aborted);
         RelayedAnswer answer;
         try
         {
             answer = await ExchangeAsync(owner, request.Method, EntityPath, request.QueryString.Value, value, aborted);
             owner.Relayed.Inc();
         }
-        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException)
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or TimeoutException)
         {
             // The client went away: nothing to answer. As an OperationCanceledException whatever was thrown,
             // so the exception handler answers 499 rather than a 500.
@@ -88,30 +91,33 @@ public sealed class KvCluster : IDisposable
         }
         finally
         {
-            owner.Connections.Release(); // the answer is read whole: the connection is back in the pool
+            owner.InFlight.Release(); // the answer is read whole (or will never be awaited)
         }
         await answer.WriteAsync(context.Response, owner.Url, aborted);
     }
 
     /// <summary>
-    /// A GET to <paramref name="peer"/>'s <c>/v0/status</c>, within the proxy timeout; true when it
-    /// answered 200. Used to open connections ahead of the first forwarded request.
+    /// A GET to <paramref name="peer"/>'s <c>/v0/status</c> on its connection <paramref name="slot"/>,
+    /// within the proxy timeout; true when it answered 200. Used to open connections ahead of the first
+    /// forwarded request.
     /// </summary>
-    internal async Task<bool> PingAsync(KvPeer peer, CancellationToken cancellationToken)
+    internal async Task<bool> PingAsync(KvPeer peer, int slot, CancellationToken cancellationToken)
     {
-        // It holds a connection like a forwarded request, so it takes a permit like one.
-        await peer.Connections.WaitAsync(cancellationToken);
+        // It is a request in flight like a forwarded one, so it takes a place like one.
+        await peer.InFlight.WaitAsync(cancellationToken);
         try
         {
-            return (await ExchangeAsync(peer, HttpMethods.Get, "/v0/status", null, null, cancellationToken)).Status == StatusCodes.Status200OK;
+            var connection = await peer.ConnectionAsync(slot, _timeout, cancellationToken);
+            var answer = await connection.ExchangeAsync(HttpMethods.Get, "/v0/status", null, null, Environment.TickCount64 + _timeoutMs, cancellationToken);
+            return answer.Status == StatusCodes.Status200OK;
         }
-        catch (Exception e) when (e is IOException or SocketException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
+        catch (Exception e) when (e is IOException or SocketException or TimeoutException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
         {
             return false;
         }
         finally
         {
-            peer.Connections.Release();
+            peer.InFlight.Release();
         }
     }
 
@@ -120,45 +126,51 @@ public sealed class KvCluster : IDisposable
         foreach (var peer in Peers) peer.Dispose();
     }
 
-    private async Task WaitForConnectionAsync(KvPeer owner, CancellationToken aborted)
+    private async Task WaitForPlaceAsync(KvPeer owner, CancellationToken aborted)
     {
-        if (_queueWait > TimeSpan.Zero && await owner.Connections.WaitAsync(_queueWait, aborted)) return;
+        if (_queueWait > TimeSpan.Zero && await owner.InFlight.WaitAsync(_queueWait, aborted)) return;
         owner.Shed.Inc();
         throw new BackendOverloadedException($"node {owner.Url}",
-            $"node {owner.Url}: {owner.MaxConnections} requests are being forwarded to it, the most allowed (Cluster:MaxConnectionsPerNode), " +
+            $"node {owner.Url}: {owner.MaxInFlight} requests are being forwarded to it, the most allowed (Cluster:MaxInFlightPerNode), " +
             $"and none ended within {_queueWait.TotalMilliseconds:0} ms (Cluster:ProxyQueueWaitMs); nothing was sent to it: retry later.");
     }
 
-    /// <summary>One exchange with the owner on a pooled connection (the caller holds a permit), connect included within the proxy timeout.</summary>
+    /// <summary>
+    /// One exchange with the owner (the caller holds a place), connect included, within the proxy timeout.
+    /// A request whose connection ended before its answer goes once more on a new connection while time
+    /// is left: every key-value request may be repeated safely (GET; PUT and DELETE set the same state
+    /// again), and most often it was never read (the owner restarted, or closed an idle connection).
+    /// </summary>
     private async Task<RelayedAnswer> ExchangeAsync(KvPeer owner, string method, string path, string? query, byte[]? body, CancellationToken aborted)
     {
-        var started = Stopwatch.GetTimestamp();
-        for (var attempt = 1; ; attempt++)
+        var deadline = Environment.TickCount64 + _timeoutMs;
+        KvPeerClosedException? earlier = null;
+        while (true)
         {
-            var connection = await owner.RentAsync(_timeout, aborted);
-            var reused = connection.Used;
+            KvPeerConnection connection;
             try
             {
-                var left = _timeout - Stopwatch.GetElapsedTime(started);
-                return await connection.ExchangeAsync(method, path, query, body, left > TimeSpan.Zero ? left : TimeSpan.FromMilliseconds(1), aborted);
+                connection = await owner.ConnectionAsync(TimeSpan.FromMilliseconds(Math.Max(1, deadline - Environment.TickCount64)), aborted);
             }
-            catch (KvPeerClosedException) when (reused && attempt == 1)
+            catch (KvPeerConnectException e) when (earlier is not null)
             {
-                // The owner closed the idle connection as we sent on it (it restarted, or timed it out): the
-                // request was not read, so it goes once more, on a new connection (the other idle ones were
-                // most likely closed with it).
-                owner.DropIdle();
+                // The first attempt was sent and may have been applied: not "nothing was sent".
+                throw new IOException($"{earlier.Message}; then no new connection ({e.Message})", e);
             }
-            finally
+            try
             {
-                owner.Return(connection);
+                return await connection.ExchangeAsync(method, path, query, body, deadline, aborted);
+            }
+            catch (KvPeerClosedException e) when (earlier is null && Environment.TickCount64 < deadline)
+            {
+                earlier = e;
             }
         }
     }
 
     private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
     {
-        var reason = e is OperationCanceledException ? $"no answer within {_timeout.TotalMilliseconds:0} ms" : e.Message;
+        var reason = e is OperationCanceledException or TimeoutException ? $"no answer within {_timeout.TotalMilliseconds:0} ms" : e.Message;
         // A request that never left (no connection) changed nothing; one that did may have been applied.
         if (e is not KvPeerConnectException && !HttpMethods.IsGet(method))
         {

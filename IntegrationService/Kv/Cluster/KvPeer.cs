@@ -6,27 +6,30 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// Another node as the forwarding node sees it: its URL, the bound on requests forwarded to it at
-/// once (<see cref="ClusterOptions.MaxConnectionsPerNode"/>, one pooled connection each), its idle
-/// connections and its counters, all made once so that a forwarded request allocates none of them.
+/// once (<see cref="ClusterOptions.MaxInFlightPerNode"/>), its <see cref="ClusterOptions.ConnectionsPerNode"/>
+/// pipelined connections and its counters, all made once so that a forwarded request allocates none
+/// of them.
 /// </summary>
 public sealed class KvPeer : IDisposable
 {
-    // Below Kestrel's keep-alive timeout (130 s): an idle connection is dropped before the owner drops it.
-    private const long IdleTimeoutMs = 120_000;
-
     private readonly EndPoint _endPoint;
     private readonly byte[] _headers;
-    private readonly Stack<KvPeerConnection> _idle = new();
-    private readonly Lock _idleLock = new();
+    private readonly KvPeerConnection?[] _connections;
+    private readonly Task<KvPeerConnection>?[] _opening; // one attempt per slot at a time, shared by its callers
+    private readonly Lock _lock = new();
+    private int _next;
+    private bool _disposed;
 
-    internal KvPeer(string url, int maxConnections, Counter proxied)
+    internal KvPeer(string url, int maxInFlight, int connections, Counter proxied)
     {
         Url = url;
         var uri = new Uri(url);
         _endPoint = IPAddress.TryParse(uri.Host, out var address) ? new IPEndPoint(address, uri.Port) : new DnsEndPoint(uri.Host, uri.Port);
         _headers = Encoding.ASCII.GetBytes($"Host: {uri.Authority}\r\n{KvCluster.ProxiedHeader}: 1\r\n");
-        MaxConnections = maxConnections;
-        Connections = new SemaphoreSlim(maxConnections, maxConnections);
+        MaxInFlight = maxInFlight;
+        InFlight = new SemaphoreSlim(maxInFlight, maxInFlight);
+        _connections = new KvPeerConnection?[connections];
+        _opening = new Task<KvPeerConnection>?[connections];
         Relayed = proxied.WithLabels(url, "relayed");
         Unavailable = proxied.WithLabels(url, "unavailable");
         Shed = proxied.WithLabels(url, "shed");
@@ -35,10 +38,13 @@ public sealed class KvPeer : IDisposable
     /// <summary>The node's base URL as in <see cref="ClusterOptions.Nodes"/> (normalized).</summary>
     public string Url { get; }
 
-    public int MaxConnections { get; }
+    public int MaxInFlight { get; }
 
-    /// <summary>A permit per connection: taken for the whole exchange with the node, request to last byte of the answer.</summary>
-    internal SemaphoreSlim Connections { get; }
+    /// <summary>The connections kept to the node.</summary>
+    public int ConnectionCount => _connections.Length;
+
+    /// <summary>A permit per request in flight: taken for the whole exchange with the node, request to last byte of the answer.</summary>
+    internal SemaphoreSlim InFlight { get; }
 
     internal Counter.Child Relayed { get; }
 
@@ -46,43 +52,55 @@ public sealed class KvPeer : IDisposable
 
     internal Counter.Child Shed { get; }
 
-    /// <summary>An idle connection, or a new one when none is left (the caller holds a permit).</summary>
-    internal ValueTask<KvPeerConnection> RentAsync(TimeSpan connectTimeout, CancellationToken aborted)
-    {
-        while (true)
-        {
-            KvPeerConnection? connection;
-            lock (_idleLock) _idle.TryPop(out connection);
-            if (connection is null) return new ValueTask<KvPeerConnection>(KvPeerConnection.OpenAsync(_endPoint, _headers, connectTimeout, aborted));
-            if (Environment.TickCount64 - connection.IdleSince < IdleTimeoutMs) return ValueTask.FromResult(connection);
-            connection.Dispose();
-        }
-    }
+    /// <summary>The next connection in turn (requests are spread round-robin), opened first when it is not open.</summary>
+    internal ValueTask<KvPeerConnection> ConnectionAsync(TimeSpan connectTimeout, CancellationToken aborted) =>
+        ConnectionAsync((int)((uint)Interlocked.Increment(ref _next) % (uint)_connections.Length), connectTimeout, aborted);
 
-    /// <summary>Back to the pool when its last exchange ended cleanly; else closed.</summary>
-    internal void Return(KvPeerConnection connection)
+    /// <summary>The connection in <paramref name="slot"/>, opened first (or waiting for the attempt in progress) when it is not open.</summary>
+    internal ValueTask<KvPeerConnection> ConnectionAsync(int slot, TimeSpan connectTimeout, CancellationToken aborted)
     {
-        if (!connection.Reusable)
-        {
-            connection.Dispose();
-            return;
-        }
-        connection.IdleSince = Environment.TickCount64;
-        lock (_idleLock) _idle.Push(connection);
-    }
-
-    /// <summary>Closes every idle connection, so that the next request opens a new one.</summary>
-    internal void DropIdle()
-    {
-        lock (_idleLock)
-        {
-            while (_idle.TryPop(out var connection)) connection.Dispose();
-        }
+        var connection = Volatile.Read(ref _connections[slot]);
+        return connection is { IsOpen: true } ? ValueTask.FromResult(connection) : new ValueTask<KvPeerConnection>(OpenAsync(slot, connectTimeout, aborted));
     }
 
     public void Dispose()
     {
-        DropIdle();
-        Connections.Dispose();
+        lock (_lock)
+        {
+            _disposed = true;
+            foreach (var connection in _connections) connection?.Dispose();
+        }
+        InFlight.Dispose();
+    }
+
+    private Task<KvPeerConnection> OpenAsync(int slot, TimeSpan connectTimeout, CancellationToken aborted)
+    {
+        Task<KvPeerConnection> attempt;
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_connections[slot] is { IsOpen: true } open) return Task.FromResult(open);
+            if (_opening[slot] is not { IsCompleted: false }) _opening[slot] = ConnectAsync(slot, connectTimeout);
+            attempt = _opening[slot]!;
+        }
+        // A client that leaves stops waiting; the attempt goes on for the others.
+        return attempt.WaitAsync(aborted);
+    }
+
+    private async Task<KvPeerConnection> ConnectAsync(int slot, TimeSpan connectTimeout)
+    {
+        await Task.Yield(); // the attempt is stored under the lock before it can complete
+        var connection = await KvPeerConnection.OpenAsync(_endPoint, _headers, connectTimeout, CancellationToken.None);
+        lock (_lock)
+        {
+            if (_disposed)
+            {
+                connection.Dispose();
+                throw new ObjectDisposedException(nameof(KvPeer));
+            }
+            _connections[slot]?.Dispose(); // broken already, or it would not have been replaced
+            _connections[slot] = connection;
+        }
+        return connection;
     }
 }

@@ -1,9 +1,9 @@
 namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
-/// Opens <see cref="ClusterOptions.WarmConnectionsPerNode"/> keep-alive connections to each other node
-/// once at start, by as many concurrent <c>GET /v0/status</c>, so that the first forwarded requests do
-/// not each pay a TCP connect. The nodes start together: a node not answering yet is asked again every
+/// Opens <see cref="ClusterOptions.WarmConnectionsPerNode"/> of the connections to each other node once
+/// at start, by a <c>GET /v0/status</c> on each, so that the first forwarded requests do not pay a TCP
+/// connect. The nodes start together: a node not answering yet is asked again every
 /// half second for up to a minute, then left to the first requests.
 /// </summary>
 internal sealed class KvPeerWarmup(KvCluster cluster) : BackgroundService
@@ -20,8 +20,8 @@ internal sealed class KvPeerWarmup(KvCluster cluster) : BackgroundService
         giveUp.CancelAfter(GiveUp);
         try
         {
-            while (!await cluster.PingAsync(peer, giveUp.Token)) await Task.Delay(Retry, giveUp.Token);
-            await Task.WhenAll(Enumerable.Range(0, cluster.WarmConnectionsPerNode).Select(_ => cluster.PingAsync(peer, giveUp.Token)));
+            while (!await cluster.PingAsync(peer, 0, giveUp.Token)) await Task.Delay(Retry, giveUp.Token);
+            await Task.WhenAll(Enumerable.Range(1, cluster.WarmConnectionsPerNode - 1).Select(slot => cluster.PingAsync(peer, slot, giveUp.Token)));
         }
         catch (OperationCanceledException)
         {

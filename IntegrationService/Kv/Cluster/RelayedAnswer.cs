@@ -9,6 +9,8 @@ internal readonly struct RelayedAnswer(int status, string? contentType, string? 
 {
     public int Status => status;
 
+    public byte[] Body => body;
+
     /// <summary>Writes the answer as this request's, with <see cref="KvCluster.OwnerHeader"/> naming <paramref name="owner"/>.</summary>
     public Task WriteAsync(HttpResponse answer, string owner, CancellationToken aborted)
     {
