@@ -75,6 +75,37 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
+    public void WithHeadroomASearchHoldNearTheSloCountsAsFailedButTheConfirmationIsJudgedAtTheSlo()
+    {
+        // p99 3 ms up to 5 000 rps, 8 ms up to 7 300 (under the SLO, over half of it), 40 ms above.
+        var calls = new List<(long Rate, int Seconds)>();
+        Func<long, int, Hold> target = (rate, seconds) =>
+        {
+            calls.Add((rate, seconds));
+            return new Hold(rate, seconds, rate * seconds, rate * seconds, 0, rate <= 5_000 ? 3 : rate <= 7_300 ? 8 : 40);
+        };
+        var withHeadroom = Plan with { Headroom = 0.5 };
+        Assert.Equal(5, withHeadroom.SearchSloMs);
+
+        var result = CapacitySearch.Run(withHeadroom, top: 15_000, hint: null, target);
+        Assert.InRange(result.ConfirmedRps, 4_800, 5_000);
+        // Holds at 8 ms were not held again: under the SLO, so not borderline; the search moved below them.
+        var searched = calls.Where(c => c.Seconds == 2).Select(c => c.Rate).ToList();
+        Assert.Equal(searched.Count, searched.Distinct().Count());
+
+        // Without headroom the same target is searched up to the 8-ms rates.
+        calls.Clear();
+        Assert.InRange(CapacitySearch.Run(Plan, top: 15_000, hint: null, target).ConfirmedRps, 7_000, 7_300);
+
+        // The confirmation itself holds at 8 ms: judged at the SLO, not at the headroom.
+        calls.Clear();
+        var trusted = CapacitySearch.Run(withHeadroom with { Steps = 0, TrustHint = true }, top: 15_000, hint: 7_000, target);
+        Assert.Empty(trusted.Holds);
+        Assert.Equal(7_000, trusted.ConfirmedRps);
+        Assert.Equal(8, trusted.Confirmation!.P99Ms);
+    }
+
+    [Fact]
     public void AFailedConfirmationIsTriedOnceTwentyPercentLower()
     {
         var calls = new List<(long, int)>();

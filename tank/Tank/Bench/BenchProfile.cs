@@ -105,5 +105,6 @@ public sealed record BenchProfile
     /// <summary>Holds a repetition's search makes before its confirmation (retries aside).</summary>
     public int StepsOf(int repeat) => repeat == 1 ? SearchSteps : Math.Min(SearchSteps, LaterSearchSteps);
 
-    public SearchPlan Search(double sloMs, int repeat = 1) => new(StepsOf(repeat), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: repeat > 1);
+    public SearchPlan Search(double sloMs, int repeat = 1) =>
+        new(StepsOf(repeat), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: repeat > 1, Headroom: SearchPlan.BenchHeadroom);
 }

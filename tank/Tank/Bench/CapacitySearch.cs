@@ -3,7 +3,7 @@ namespace Tank.Bench;
 /// <summary>
 /// The capacity at the SLO by search, then confirmation. The ramp only suggests where the knee
 /// is (its seconds pass by, each too short to show a queue building up); here each candidate rate
-/// is held constant: the first at the ramp's estimate (when there is one), then bisection between
+/// is held constant, and counts as held with the plan's headroom (p99 ≤ <see cref="SearchPlan.SearchSloMs"/>): the first at the ramp's estimate (when there is one), then bisection between
 /// the highest rate that held and the lowest that did not, starting from 0 and the range's top.
 /// A failure that contradicts what is known (at or below a rate that already held, the ramp's
 /// estimate included: it held that rate for seconds) or only just missed
@@ -31,12 +31,12 @@ public static class CapacitySearch
             holds.Add(hold);
             // A later repetition's one hold above a rate just confirmed is not retried: the
             // confirmation that follows (and its lower step) is the judgement that counts.
-            if (!plan.TrustHint && !hold.Held(plan.SloMs) && (rate <= Math.Max(good, known) || hold.Borderline(plan.SloMs)))
+            if (!plan.TrustHint && !hold.Held(plan.SearchSloMs) && (rate <= Math.Max(good, known) || hold.Borderline(plan.SloMs)))
             {
                 hold = measure(rate, plan.HoldSeconds);
                 holds.Add(hold);
             }
-            if (hold.Held(plan.SloMs)) good = Math.Max(good, rate);
+            if (hold.Held(plan.SearchSloMs)) good = Math.Max(good, rate);
             else (bad, failed) = (Math.Min(bad, rate), true);
         }
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Tank.Bench;
 
 namespace Tank.Report;
 
@@ -97,9 +98,10 @@ public static class ReportText
     /// <summary>What "confirmed rps" and a repeated cell's range mean; empty when no run had a capacity search.</summary>
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
-        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ the SLO " +
+        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ " +
+        $"{Svg.N(SearchPlan.BenchHeadroom * 100)} % of the SLO (headroom: a short hold near the SLO seldom holds for longer) " +
         $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
-        $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s (once more 20 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
+        $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s and judged at the SLO itself (once more 20 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
         (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
 
     public static string Method(double sloMs) =>
