@@ -41,6 +41,27 @@ public sealed class TimelineTests
     }
 
     [Fact]
+    public void WhereTheLoadAloneKeptP99OverTheSloTheReturnToTheRunsOwnLevelIsMeasured()
+    {
+        // 30 ms before the fault (over the 10-ms SLO), 50 ms from 5 s to 7 s, 30 ms again after.
+        var writes = Writes().Select(w =>
+        {
+            if (w.Class == ResponseClass.Ack) w.CompletedS = w.SentS + (w.SentS is >= 5 and < 7 ? 0.050 : 0.030);
+            return w;
+        }).ToList();
+        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        Assert.Null(timeline.P99BackS);
+        Assert.Equal(30, timeline.BaselineP99Ms!.Value, 3);
+        Assert.Equal(2, timeline.BaselineBackS);
+        Assert.Contains("back to its 30 ms before the fault (grey) 2 s after", TimelineSvg.Render(timeline, "x"));
+
+        // Under the SLO before the fault, both measures are the same.
+        var clean = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        Assert.Equal(2, clean.BaselineP99Ms!.Value, 3);
+        Assert.Equal(clean.P99BackS, clean.BaselineBackS);
+    }
+
+    [Fact]
     public void TheChartShadesTheFaultAndDrawsTheSlo()
     {
         var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 5), "postgres kv db-stop <x>");

@@ -10,7 +10,10 @@ public sealed record TimelineSecond(int Second, long Sent, long Acked, [property
 /// A run second by second: p99 and 503s, the fault window, and how the run came back from it —
 /// <see cref="P99BackS"/> after the fault ended p99 was under the SLO again (for
 /// <see cref="HeldSeconds"/> seconds in a row, or to the end), with <see cref="Shed503"/> writes
-/// answered 503 from the fault's start until then.
+/// answered 503 from the fault's start until then. On a machine where the load alone already
+/// keeps p99 over the SLO, that never happens; so the run's own level before the fault is kept
+/// too (<see cref="BaselineP99Ms"/>, the p99 of every write sent before it) and
+/// <see cref="BaselineBackS"/> measures the return to the higher of the two.
 /// </summary>
 public sealed record RunTimeline
 {
@@ -24,6 +27,12 @@ public sealed record RunTimeline
     public double? P99BackS { get; init; }
     [JsonPropertyName("shed_503")]
     public long Shed503 { get; init; }
+    /// <summary>The p99 of the writes sent before the fault started: the level the run had without it; null without a fault or writes before it.</summary>
+    [JsonPropertyName("baseline_p99_ms")]
+    public double? BaselineP99Ms { get; init; }
+    /// <summary>Like <see cref="P99BackS"/>, against the higher of the SLO and <see cref="BaselineP99Ms"/>: back to where the run was before the fault.</summary>
+    [JsonPropertyName("baseline_back_s")]
+    public double? BaselineBackS { get; init; }
     public IReadOnlyList<TimelineSecond> Seconds { get; init; } = [];
 
     /// <summary>The timeline of <paramref name="writes"/> given when the fault started and ended.</summary>
@@ -36,18 +45,29 @@ public sealed record RunTimeline
                 g.Count(w => w.Class is not (ResponseClass.Ack or ResponseClass.Unavailable)),
                 latencies.Count == 0 ? null : Math.Round(latencies[Math.Max(0, (int)Math.Ceiling(latencies.Count * 0.99) - 1)], 2));
         }).ToList();
-        double? back = null;
-        if (faultEndedS is { } end)
-        {
-            var after = seconds.Where(s => s.Second + 1 > end).ToList();
-            for (var i = 0; i < after.Count && back is null; i++)
-            {
-                var window = after.Skip(i).Take(HeldSeconds).ToList();
-                if (window.All(s => s.P99Ms <= sloMs && s.Http503 + s.OtherFailed == 0)) back = Math.Max(0, Math.Round(after[i].Second - end, 3));
-            }
-        }
+        var back = BackUnder(seconds, sloMs, faultEndedS);
+        var before = faultStartedS is { } f ? writes.Where(w => w.SentS < f).Select(w => (w.CompletedS - w.SentS) * 1000).Order().ToList() : [];
+        double? baseline = before.Count == 0 ? null : Math.Round(before[Math.Max(0, (int)Math.Ceiling(before.Count * 0.99) - 1)], 2);
+        var baselineBack = baseline is { } level && level > sloMs ? BackUnder(seconds, level, faultEndedS) : back;
         var shedUntil = faultEndedS is { } e && back is { } b ? e + b : double.PositiveInfinity;
         var shed = faultStartedS is { } start ? writes.Count(w => w.Class == ResponseClass.Unavailable && w.SentS >= start && w.SentS < shedUntil) : 0;
-        return new RunTimeline { SloMs = sloMs, FaultStartedS = faultStartedS, FaultEndedS = faultEndedS, P99BackS = back, Shed503 = shed, Seconds = seconds };
+        return new RunTimeline
+        {
+            SloMs = sloMs, FaultStartedS = faultStartedS, FaultEndedS = faultEndedS, P99BackS = back, Shed503 = shed, Seconds = seconds,
+            BaselineP99Ms = baseline, BaselineBackS = baselineBack,
+        };
+    }
+
+    /// <summary>Seconds from the fault's end to the first of <see cref="HeldSeconds"/> in a row (or to the end) with p99 ≤ <paramref name="limitMs"/> and no failed write.</summary>
+    private static double? BackUnder(IReadOnlyList<TimelineSecond> seconds, double limitMs, double? faultEndedS)
+    {
+        if (faultEndedS is not { } end) return null;
+        var after = seconds.Where(s => s.Second + 1 > end).ToList();
+        for (var i = 0; i < after.Count; i++)
+        {
+            var window = after.Skip(i).Take(HeldSeconds).ToList();
+            if (window.All(s => s.P99Ms <= limitMs && s.Http503 + s.OtherFailed == 0)) return Math.Max(0, Math.Round(after[i].Second - end, 3));
+        }
+        return null;
     }
 }
