@@ -62,8 +62,8 @@ public static class MatrixSummary
         if (rows.Count == 0) return "";
         var text = new StringBuilder();
         text.AppendLine();
-        text.AppendLine(string.Create(CultureInfo.InvariantCulture, $"Under load: p99 per second against the SLO ({rows[0].Timeline!.SloMs} ms), from the fault's end until it held {Timeline.RunTimeline.HeldSeconds} s in a row with no failed write; " +
-            "where the load alone kept p99 over the SLO before the fault, \"back to that level\" measures the return to the run's own p99 before it:"));
+        text.Append(string.Create(CultureInfo.InvariantCulture, $"Under load: p99 per second against the SLO ({rows[0].Timeline!.SloMs} ms), from the fault's end until it held {Timeline.RunTimeline.HeldSeconds} s in a row with no failed write; "));
+        text.AppendLine("where the load alone kept p99 over the SLO before the fault, \"back to that level\" measures the return to the run's own p99 before it:");
         text.AppendLine();
         text.AppendLine("| run | fault | p99 back under the SLO after the fault | 503 from the fault until then | p99 before the fault | back to that level | chart |");
         text.AppendLine("|---|---|---:|---:|---:|---:|---|");
