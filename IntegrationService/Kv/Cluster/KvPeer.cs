@@ -78,7 +78,7 @@ public sealed class KvPeer : IDisposable
         Task<KvPeerConnection> attempt;
         lock (_lock)
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_disposed) return Task.FromException<KvPeerConnection>(Stopping());
             if (_connections[slot] is { IsOpen: true } open) return Task.FromResult(open);
             if (_opening[slot] is not { IsCompleted: false }) _opening[slot] = ConnectAsync(slot, connectTimeout);
             attempt = _opening[slot]!;
@@ -86,6 +86,9 @@ public sealed class KvPeer : IDisposable
         // A client that leaves stops waiting; the attempt goes on for the others.
         return attempt.WaitAsync(aborted);
     }
+
+    // Nothing is sent to a node once this one is stopping: a 503, not a failure of the service.
+    private KvPeerConnectException Stopping() => new("this node is stopping", new ObjectDisposedException(nameof(KvPeer), $"the connections to {Url} are closed"));
 
     private async Task<KvPeerConnection> ConnectAsync(int slot, TimeSpan connectTimeout)
     {
@@ -96,7 +99,7 @@ public sealed class KvPeer : IDisposable
             if (_disposed)
             {
                 connection.Dispose();
-                throw new ObjectDisposedException(nameof(KvPeer));
+                throw Stopping();
             }
             _connections[slot]?.Dispose(); // broken already, or it would not have been replaced
             _connections[slot] = connection;
