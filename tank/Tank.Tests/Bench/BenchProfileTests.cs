@@ -40,6 +40,8 @@ public sealed class BenchProfileTests
         // A later repetition starts from the previous confirmed rate: fewer holds, the same confirmation.
         Assert.True(full.Search(10, repeat: 2).Steps < full.Search(10).Steps && full.Search(10, repeat: 2).ConfirmSeconds == full.ConfirmSeconds);
         Assert.True(full.Search(10, repeat: 2).TrustHint && !full.Search(10).TrustHint);
+        // After repetitions that confirmed nothing, the start is only the ramp's estimate: a full search again.
+        Assert.Equal((false, full.Search(10).Steps), (full.Search(10, repeat: 2, confirmedBefore: false).TrustHint, full.Search(10, repeat: 2, confirmedBefore: false).Steps));
         foreach (var p in new[] { quick, full })
         {
             ScheduleParser.Parse(p.ProbeSchedule);

@@ -251,6 +251,17 @@ public sealed class CapacitySearchTests
     }
 
     [Fact]
+    public void AConfirmationRightAfterAHeldHoldAtItsRateSkipsItsWarmUpAndNothingElseDoes()
+    {
+        Assert.False(CellRunner.WarmsUp(confirmation: true, rate: 9_000, lastRate: 9_000, lastHeld: true));
+        Assert.True(CellRunner.WarmsUp(confirmation: true, rate: 9_000, lastRate: 9_000, lastHeld: false)); // the hold failed: its backlog is not a warm-up
+        Assert.True(CellRunner.WarmsUp(confirmation: true, rate: 7_200, lastRate: 9_000, lastHeld: true)); // 20 % lower after a failed confirmation
+        Assert.True(CellRunner.WarmsUp(confirmation: false, rate: 9_000, lastRate: 9_000, lastHeld: true)); // a search hold held again
+        Assert.True(CellRunner.WarmsUp(confirmation: true, rate: 9_000, lastRate: null, lastHeld: false));
+        Assert.True(CellRunner.ConfirmationRecoverySeconds > CellRunner.RecoverySeconds);
+    }
+
+    [Fact]
     public void TheMedianOfTheRepeats()
     {
         Assert.Equal(5, CellRunner.Median([9, 1, 5]));

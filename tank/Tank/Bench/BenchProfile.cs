@@ -56,7 +56,7 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 26 cells (11 author/item, 15 queue) of about 88 s each: probe 2 s, warm-up 2 s, a ramp of
+    // 25 cells (10 author/item, 15 queue) of about 88 s each: probe 2 s, warm-up 2 s, a ramp of
     // 6 s, about 10 s of preparations; the first search three 3-s holds (from the ramp's estimate)
     // and a 15-s confirmation, each later one a single hold above the best confirmed rate and a
     // confirmation, each hold after 1 s unrecorded at its rate: about 38 minutes on 2 cores before
@@ -105,6 +105,15 @@ public sealed record BenchProfile
     /// <summary>Holds a repetition's search makes before its confirmation (retries aside).</summary>
     public int StepsOf(int repeat) => repeat == 1 ? SearchSteps : Math.Min(SearchSteps, LaterSearchSteps);
 
-    public SearchPlan Search(double sloMs, int repeat = 1) =>
-        new(StepsOf(repeat), HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: repeat > 1, Headroom: SearchPlan.BenchHeadroom);
+    /// <summary>
+    /// The search of repetition <paramref name="repeat"/>. A later one trusts its start (one hold above
+    /// it) only when an earlier repetition confirmed a rate (<paramref name="confirmedBefore"/>); after
+    /// repetitions that confirmed nothing its start is still the ramp's estimate, which no hold has
+    /// confirmed, so it searches in full like the first.
+    /// </summary>
+    public SearchPlan Search(double sloMs, int repeat = 1, bool confirmedBefore = true)
+    {
+        var trusted = repeat > 1 && confirmedBefore;
+        return new(trusted ? StepsOf(repeat) : SearchSteps, HoldSeconds, ConfirmSeconds, sloMs, HoldWarmupSeconds, TrustHint: trusted, Headroom: SearchPlan.BenchHeadroom);
+    }
 }

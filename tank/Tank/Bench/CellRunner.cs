@@ -55,7 +55,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         long best = 0;
         for (var repeat = 1; repeat <= profile.Repeats; repeat++)
         {
-            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint, repeat);
+            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint,
+                context.Profile.Search(context.Options.SloMs, repeat, confirmedBefore: best > 0));
             repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
                 search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
             holds.AddRange(search.Holds.Select(h => Record(h, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, true, repeat))));
@@ -79,32 +80,50 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
     public const int RecoverySeconds = 1;
 
+    /// <summary>
+    /// Idle seconds after a confirmation that failed, before the one 20 % lower: a confirmation is ended
+    /// as soon as it cannot hold, often within a second or two of a rate the server could not take, and
+    /// the backlog it leaves (a write-ahead log behind, a queue in the service) failed the next one
+    /// within 2 s after a 1-s pause (tarantool-memtx author-write, 2026-11-26 21:32).
+    /// </summary>
+    public const int ConfirmationRecoverySeconds = 3;
+
+    /// <summary>
+    /// Whether a hold runs its unrecorded warm-up first: not a confirmation right after a search hold
+    /// at the same rate that held (that hold was its warm-up, and a second's more).
+    /// </summary>
+    public static bool WarmsUp(bool confirmation, long rate, long? lastRate, bool lastHeld) => !(confirmation && rate == lastRate && lastHeld);
+
     // A search hold's "held" is the search's judgement (with headroom); a confirmation's, the SLO's.
     private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
         new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses,
             h.Held(confirmation ? context.Options.SloMs : context.Profile.Search(context.Options.SloMs).SearchSloMs), confirmation, repeat, h.Late);
 
     // Holds right after the ramp (or the previous search), on the warm service.
-    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint, int repeat)
+    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint, SearchPlan plan)
     {
         var holds = 0;
-        var plan = context.Profile.Search(context.Options.SloMs, repeat);
         var overloaded = false;
+        var confirmationFailed = false;
+        long? lastRate = null;
+        var lastHeld = false;
         var sloUs = (long)(context.Options.SloMs * 1000);
         return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
         {
             // A hold far past the knee leaves queues in the service and the server (seen: a held
             // rate failing right after one); idle a moment so they drain before the next is judged.
-            if (overloaded) context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(RecoverySeconds));
+            if (overloaded || confirmationFailed)
+                context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(confirmationFailed ? ConfirmationRecoverySeconds : RecoverySeconds));
+            var confirmation = seconds > plan.HoldSeconds;
             if (cell.Scenario == "queue-read") TopUp(cell.Storage, target, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
-                Warmup = plan.WarmupSeconds > 0 ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
+                Warmup = plan.WarmupSeconds > 0 && WarmsUp(confirmation, rate, lastRate, lastHeld) ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
                 // A confirmation is ended as soon as it cannot hold any more (a search hold runs out:
                 // how far it missed decides whether it is held again).
-                DecidedWhen = seconds > plan.HoldSeconds ? m => Hold.DecidedFailure(rate * seconds, m.Intended.CountAbove(sloUs), m.Errors, m.Lateness.CountAbove(sloUs)) : null,
+                DecidedWhen = confirmation ? m => Hold.DecidedFailure(rate * seconds, m.Intended.CountAbove(sloUs), m.Errors, m.Lateness.CountAbove(sloUs)) : null,
             }, context.Cancel);
             // A confirmation ended early counts the seconds it ran (capacity.json, the report's hold table).
             var ran = result.Decided is null ? seconds : Math.Round((result.End - result.Start).TotalSeconds, 1);
@@ -113,7 +132,9 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
                 servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
             overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
-            var judgedAt = seconds > plan.HoldSeconds ? plan.SloMs : plan.SearchSloMs;
+            var judgedAt = confirmation ? plan.SloMs : plan.SearchSloMs;
+            confirmationFailed = confirmation && !hold.Held(judgedAt);
+            (lastRate, lastHeld) = (rate, hold.Held(judgedAt));
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
                 $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(judgedAt) ? "held" : "not held")}" +
                 (judgedAt < plan.SloMs ? $" (a search hold: p99 ≤ {judgedAt:0.##} ms)" : "") +
