@@ -49,7 +49,7 @@ internal sealed class BeanstalkdConnection : IKeptConnection
         _endpoint = endpoint;
         _commands = commands;
         _timeoutMs = (long)timeout.TotalMilliseconds;
-        var sweep = DeadlineSweepInterval(timeout);
+        var sweep = PendingReply.SweepInterval(timeout);
         _deadlines = new Timer(static state => ((BeanstalkdConnection)state!).ExpireOverdue(), this, sweep, sweep);
     }
 
@@ -58,14 +58,6 @@ internal sealed class BeanstalkdConnection : IKeptConnection
 
     /// <summary>Completes when the connection broke or was disposed.</summary>
     public Task Closed => _closed.Task;
-
-    /// <summary>
-    /// How often waiting calls are checked against their deadlines: a tenth of the timeout,
-    /// between 5 and 100 ms. One timer per connection rather than one per call, so a call fails
-    /// up to this much after its timeout.
-    /// </summary>
-    public static TimeSpan DeadlineSweepInterval(TimeSpan timeout) =>
-        TimeSpan.FromMilliseconds(Math.Clamp(timeout.TotalMilliseconds / 10, 5, 100));
 
     /// <summary>
     /// Connects with TCP keepalive on and, for a tube other than "default", sends <c>use</c>,

@@ -43,9 +43,8 @@ internal sealed class KvPeerConnection : IDisposable
     private readonly PipeReader _reader;
     private readonly PipelinedWriter _writer;
     private readonly byte[] _headers; // Host and X-Kv-Proxied, the same on every request
-    private readonly ConcurrentQueue<PendingAnswer> _pending = new();
+    private readonly ConcurrentQueue<PendingReply<RelayedAnswer>> _pending = new();
     private readonly Timer _deadlines;
-    private Task _readLoop = Task.CompletedTask;
 
     private KvPeerConnection(Socket socket, byte[] headers, TimeSpan timeout)
     {
@@ -53,19 +52,12 @@ internal sealed class KvPeerConnection : IDisposable
         _reader = PipeReader.Create(_stream, new StreamPipeReaderOptions(bufferSize: ReceiveBufferBytes, leaveOpen: true));
         _writer = new PipelinedWriter(_stream, e => Fail(new KvPeerClosedException("the connection failed while sending", e)), SendBufferBytes);
         _headers = headers;
-        var sweep = DeadlineSweepInterval(timeout);
+        var sweep = PendingReply.SweepInterval(timeout);
         _deadlines = new Timer(static state => ((KvPeerConnection)state!).ExpireOverdue(), this, sweep, sweep);
     }
 
     /// <summary>False once the connection broke or was disposed; it never opens again.</summary>
     public bool IsOpen => _writer.ClosedBecause is null;
-
-    /// <summary>
-    /// How often waiting requests are checked against their deadlines: a tenth of the proxy timeout,
-    /// between 5 and 100 ms; so a request fails up to this much after its deadline.
-    /// </summary>
-    public static TimeSpan DeadlineSweepInterval(TimeSpan timeout) =>
-        TimeSpan.FromMilliseconds(Math.Clamp(timeout.TotalMilliseconds / 10, 5, 100));
 
     /// <summary>Connects within <paramref name="timeout"/>; throws <see cref="KvPeerConnectException"/> when it cannot (nothing was sent).</summary>
     public static async Task<KvPeerConnection> OpenAsync(EndPoint endPoint, byte[] headers, TimeSpan timeout, CancellationToken cancellationToken)
@@ -88,7 +80,7 @@ internal sealed class KvPeerConnection : IDisposable
             throw;
         }
         var connection = new KvPeerConnection(socket, headers, timeout);
-        connection._readLoop = Task.Run(connection.ReadLoopAsync);
+        _ = Task.Run(connection.ReadLoopAsync); // ends with the connection; it catches everything itself
         connection._writer.Start();
         return connection;
     }
@@ -103,7 +95,7 @@ internal sealed class KvPeerConnection : IDisposable
     {
         // The query as the client sent it (escaped), so the owner binds exactly what this node bound.
         if (Encoding.UTF8.GetByteCount(query ?? "") > MaxHeadBytes / 2) throw new KvPeerProtocolException("the request's query is too long to forward");
-        var pending = new PendingAnswer(deadline);
+        var pending = new PendingReply<RelayedAnswer>(deadline);
         pending.CancelWith(aborted);
         if (pending.Task.IsCompleted) return pending.Task; // the client left already: nothing sent
         var request = new Request(this, pending, method, path, query, body);
@@ -255,34 +247,8 @@ internal sealed class KvPeerConnection : IDisposable
         _stream.Dispose(); // closes the socket, which ends a read or send in progress
     }
 
-    /// <summary>A forwarded request waiting for its answer. Continuations run on the pool, not on the read loop.</summary>
-    private sealed class PendingAnswer(long deadline) : TaskCompletionSource<RelayedAnswer>(TaskCreationOptions.RunContinuationsAsynchronously)
-    {
-        private CancellationTokenRegistration _cancellation;
-
-        public long Deadline { get; } = deadline;
-
-        public void CancelWith(CancellationToken cancellationToken)
-        {
-            if (!cancellationToken.CanBeCanceled) return;
-            _cancellation = cancellationToken.UnsafeRegister(static (state, token) => ((PendingAnswer)state!).TrySetCanceled(token), this);
-        }
-
-        public void Succeed(RelayedAnswer answer)
-        {
-            TrySetResult(answer);
-            _cancellation.Unregister();
-        }
-
-        public void Fail(Exception error)
-        {
-            TrySetException(error);
-            _cancellation.Unregister();
-        }
-    }
-
     /// <summary>One request as the writer queues it: its bytes, then its waiter, in the order the answers will come.</summary>
-    private readonly struct Request(KvPeerConnection connection, PendingAnswer pending, string method, string path, string? query, byte[]? body) : IOutgoingFrame
+    private readonly struct Request(KvPeerConnection connection, PendingReply<RelayedAnswer> pending, string method, string path, string? query, byte[]? body) : IOutgoingFrame
     {
         public void WriteTo(PooledBufferWriter output)
         {
