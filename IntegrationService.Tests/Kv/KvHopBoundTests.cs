@@ -10,7 +10,7 @@ namespace IntegrationService.Tests.Kv;
 /// <summary>
 /// The hop to an owner that stalls: at most Cluster:MaxInFlightPerNode requests reach it, the
 /// rest are shed with 503 and Retry-After after Cluster:ProxyQueueWaitMs, a write that timed out
-/// says it is in doubt, and a client that gives up frees its connection at once.
+/// says it is in doubt, and a client that gives up frees its place at once.
 /// </summary>
 public sealed class KvHopBoundTests : IAsyncLifetime
 {
@@ -90,7 +90,7 @@ public sealed class KvHopBoundTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task AClientThatGivesUpFreesItsConnectionAndIsAnswered499()
+    public async Task AClientThatGivesUpFreesItsPlaceAndIsAnswered499()
     {
         var key = KeyOfTheStalledOwner();
         using (var giveUp = new CancellationTokenSource())
@@ -100,7 +100,10 @@ public sealed class KvHopBoundTests : IAsyncLifetime
             await giveUp.CancelAsync();
             await Assert.ThrowsAnyAsync<OperationCanceledException>(() => abandoned);
         }
-        // Its permit is free again: the next request is sent (a second connection), not shed.
+        // Its place is free again: the next request is sent, not shed. It waits on the one connection
+        // behind the abandoned request, which the owner never answers; at that one's deadline the
+        // connection is dropped and the next request goes once more on a second connection, where it
+        // times out: 503, and the owner has seen two connections.
         await WaitUntilAsync(async () => (await MetricsAsync()).Contains("status=\"499\""));
         var next = await _client.GetAsync($"/v0/entity?id={key}");
         var problem = await next.Content.ReadFromJsonAsync<ProblemDetails>();

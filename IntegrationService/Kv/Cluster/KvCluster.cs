@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net.Sockets;
 using IntegrationService.Monitoring;
 using IntegrationService.Storage;
@@ -29,14 +28,12 @@ public sealed class KvCluster : IDisposable
 
     private readonly RendezvousHashing? _hashing;
     private readonly KvPeer?[] _peers = []; // by node index, null for this node
-    private readonly TimeSpan _timeout;
     private readonly long _timeoutMs;
     private readonly TimeSpan _queueWait;
 
     public KvCluster(IOptions<ClusterOptions> options, ServiceMetrics metrics)
     {
         var cluster = options.Value;
-        _timeout = TimeSpan.FromMilliseconds(cluster.ProxyTimeoutMs);
         _timeoutMs = cluster.ProxyTimeoutMs;
         _queueWait = TimeSpan.FromMilliseconds(cluster.ProxyQueueWaitMs);
         WarmConnectionsPerNode = Math.Min(cluster.WarmConnectionsPerNode, cluster.ConnectionsPerNode);
@@ -107,7 +104,7 @@ public sealed class KvCluster : IDisposable
         await peer.InFlight.WaitAsync(cancellationToken);
         try
         {
-            var connection = await peer.ConnectionAsync(slot, _timeout, cancellationToken);
+            var connection = await peer.ConnectionAsync(slot, TimeSpan.FromMilliseconds(_timeoutMs), cancellationToken);
             var answer = await connection.ExchangeAsync(HttpMethods.Get, "/v0/status", null, null, Environment.TickCount64 + _timeoutMs, cancellationToken);
             return answer.Status == StatusCodes.Status200OK;
         }
@@ -170,7 +167,7 @@ public sealed class KvCluster : IDisposable
 
     private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
     {
-        var reason = e is OperationCanceledException or TimeoutException ? $"no answer within {_timeout.TotalMilliseconds:0} ms" : e.Message;
+        var reason = e is OperationCanceledException or TimeoutException ? $"no answer within {_timeoutMs} ms" : e.Message;
         // A request that never left (no connection) changed nothing; one that did may have been applied.
         if (e is not KvPeerConnectException && !HttpMethods.IsGet(method))
         {
