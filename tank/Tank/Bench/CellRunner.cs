@@ -55,11 +55,11 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         long best = 0;
         for (var repeat = 1; repeat <= profile.Repeats; repeat++)
         {
-            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint,
-                context.Profile.Search(context.Options.SloMs, repeat, confirmedBefore: best > 0));
+            var plan = profile.Search(context.Options.SloMs, repeat, confirmedBefore: best > 0);
+            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint, plan);
             repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
                 search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
-            holds.AddRange(search.Holds.Select(h => Record(h, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, true, repeat))));
+            holds.AddRange(search.Holds.Select(h => Record(h, plan, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, plan, true, repeat))));
             // The next repetition starts from the best rate confirmed so far: fewer holds spent far
             // from the knee. Not from the last one: a repetition confirmed 20 % lower would pull every
             // later one down with it (seen: 28 759, then 23 007, then 18 405 on tarantool-memtx).
@@ -95,9 +95,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     public static bool WarmsUp(bool confirmation, long rate, long? lastRate, bool lastHeld) => !(confirmation && rate == lastRate && lastHeld);
 
     // A search hold's "held" is the search's judgement (with headroom); a confirmation's, the SLO's.
-    private HoldRecord Record(Hold h, bool confirmation, int repeat) =>
-        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses,
-            h.Held(confirmation ? context.Options.SloMs : context.Profile.Search(context.Options.SloMs).SearchSloMs), confirmation, repeat, h.Late);
+    private static HoldRecord Record(Hold h, SearchPlan plan, bool confirmation, int repeat) =>
+        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(plan.JudgedAtMs(confirmation)), confirmation, repeat, h.Late);
 
     // Holds right after the ramp (or the previous search), on the warm service.
     private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint, SearchPlan plan)
@@ -132,7 +131,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
                 servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
             overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
-            var judgedAt = confirmation ? plan.SloMs : plan.SearchSloMs;
+            var judgedAt = plan.JudgedAtMs(confirmation);
             confirmationFailed = confirmation && !hold.Held(judgedAt);
             (lastRate, lastHeld) = (rate, hold.Held(judgedAt));
             BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +

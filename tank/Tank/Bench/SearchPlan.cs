@@ -28,6 +28,9 @@ public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, 
     /// <summary>The p99 a search hold must stay under to count as held.</summary>
     public double SearchSloMs => SloMs * Headroom;
 
+    /// <summary>The p99 a hold is judged against: the SLO for a confirmation, <see cref="SearchSloMs"/> for a search hold.</summary>
+    public double JudgedAtMs(bool confirmation) => confirmation ? SloMs : SearchSloMs;
+
     /// <summary>The confirmation's rates as fractions of the rate found: the first that holds is confirmed.</summary>
     public static IReadOnlyList<double> ConfirmFactors { get; } = [1.0, 0.8];
 }
