@@ -18,7 +18,7 @@ public sealed class TimelineTests
                 >= 5 and < 7 => (0.050, ResponseClass.Ack),
                 _ => (0.002, ResponseClass.Ack),
             };
-            writes.Add(new WriteRecord(i, $"k{i}", creates: false, $"v{i}", "u", []) { SentS = sent, CompletedS = sent + latency, Class = answer });
+            writes.Add(new WriteRecord(i, $"k{i}", creates: false, $"v{i}", "u", []) { DueS = sent, SentS = sent, CompletedS = sent + latency, Class = answer });
         }
         return writes;
     }
@@ -34,9 +34,20 @@ public sealed class TimelineTests
     }
 
     [Fact]
+    public void LatencyCountsFromWhenAWriteWasDueSoALateSenderDoesNotHideTheWait()
+    {
+        // From 1 s to 2 s the sender fell 40 ms behind: each write went 40 ms after it was due and took 2 ms.
+        var writes = Writes().Select(w => { if (w.DueS is >= 1 and < 2) { w.SentS = w.DueS + 0.040; w.CompletedS = w.SentS + 0.002; } return w; }).ToList();
+        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        Assert.Equal(42, timeline.Seconds[1].P99Ms!.Value, 3);
+        Assert.Equal(10, timeline.Seconds[1].Sent);
+        Assert.Equal(42, timeline.BaselineP99Ms!.Value, 3);
+    }
+
+    [Fact]
     public void AP99ThatNeverComesBackIsNull()
     {
-        var writes = Writes().Select(w => { if (w.SentS >= 5) w.CompletedS = w.SentS + 0.05; return w; }).ToList();
+        var writes = Writes().Select(w => { if (w.DueS >= 5) w.CompletedS = w.DueS + 0.05; return w; }).ToList();
         Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5).P99BackS);
     }
 
@@ -46,7 +57,7 @@ public sealed class TimelineTests
         // 30 ms before the fault (over the 10-ms SLO), 50 ms from 5 s to 7 s, 30 ms again after.
         var writes = Writes().Select(w =>
         {
-            if (w.Class == ResponseClass.Ack) w.CompletedS = w.SentS + (w.SentS is >= 5 and < 7 ? 0.050 : 0.030);
+            if (w.Class == ResponseClass.Ack) w.CompletedS = w.DueS + (w.DueS is >= 5 and < 7 ? 0.050 : 0.030);
             return w;
         }).ToList();
         var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5);

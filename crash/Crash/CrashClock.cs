@@ -8,4 +8,7 @@ internal sealed class CrashClock
     private readonly Stopwatch _watch = Stopwatch.StartNew();
 
     public double Now => _watch.Elapsed.TotalSeconds;
+
+    /// <summary>The <see cref="Stopwatch"/> timestamp of <paramref name="seconds"/> on this clock.</summary>
+    public long TicksAt(double seconds) => Stopwatch.GetTimestamp() - _watch.ElapsedTicks + (long)(seconds * Stopwatch.Frequency);
 }

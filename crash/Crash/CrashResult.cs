@@ -62,9 +62,6 @@ public sealed record CrashResult : RunResult
     /// </summary>
     public long? CacheDisagreements { get; init; }
     public KeyExample[] CacheDisagreementExamples { get; init; } = [];
-    /// <summary>Second by second: p99 and 503s, and how long p99 took to come back under the SLO after the fault.</summary>
-    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
-    public Timeline.RunTimeline? Timeline { get; init; }
     /// <summary>A cluster run's writes by owner and outage window (kind kv-cluster; absent otherwise).</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public Cluster.OwnerSplit? Cluster { get; init; }

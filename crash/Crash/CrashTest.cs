@@ -87,18 +87,21 @@ internal sealed class CrashTest(CrashOptions options)
     }
 
     /// <summary>
-    /// <see cref="CrashOptions.WarmupSeconds"/> of writes at the run's rate, under a run id of their
+    /// A ramp of <see cref="CrashOptions.WarmupRampSeconds"/> up to the run's rate, then
+    /// <see cref="CrashOptions.WarmupSeconds"/> of writes at it, under a run id of their
     /// own (author and key-value keys of their own; item writes land before the pre-run read, so
     /// the verifier's "before" already holds them). Not judged, not in the result's counts.
     /// </summary>
     private async Task WarmUpAsync(HttpClient client)
     {
         var warmupId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
-        var total = (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
-        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} writes at {options.Rate}/s, not judged");
+        const double ramp = CrashOptions.WarmupRampSeconds;
+        var total = WriteLoop.RampWrites(options.Rate, ramp) + (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} writes rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
         var loop = new WriteLoop(client, CreateWorkload(warmupId), new CrashClock());
-        await loop.RunAsync(options.Rate, total).ConfigureAwait(false);
+        await loop.RunAsync(options.Rate, total, ramp).ConfigureAwait(false);
         Console.Error.WriteLine($"crash: {options.Label}: warm-up done, {loop.Records.Count(w => w.Outcome == WriteOutcome.Acked)} of {loop.Records.Count} acknowledged");
+        await Task.Delay(TimeSpan.FromSeconds(CrashOptions.WarmupRestSeconds)).ConfigureAwait(false);
     }
 
     private ICrashWorkload CreateWorkload(string runId, string? storage = null)

@@ -37,6 +37,9 @@ public abstract record RunResult
     public double Seconds { get; init; }
     public long TimeoutMs { get; init; }
     public double FaultAtS { get; init; }
+    /// <summary>Second by second: p99 and 503s, and how long p99 took to come back under the SLO after the fault.</summary>
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+    public Timeline.RunTimeline? Timeline { get; init; }
     public string FaultCmd { get; init; } = "";
     public int? FaultExitCode { get; init; }
     public double? FaultStartedS { get; init; }

@@ -1,14 +1,24 @@
+using System.Runtime.ExceptionServices;
+using Tank.Runner;
+
 namespace Crash;
 
 /// <summary>
-/// The writers, as an open model: a timer thread issues each write at its time, evenly spaced,
-/// without waiting for earlier ones; at most <see cref="MaxInFlight"/> are in flight, and a write
-/// due while the cap is reached (or while no key is free) is skipped and counted.
+/// The writers, as an open model: a timer thread issues each write at its time, evenly spaced
+/// (after an optional linear ramp), without waiting for earlier ones; at most
+/// <see cref="MaxInFlight"/> are in flight, and a write due while the cap is reached (or while no
+/// key is free) is skipped and counted. Between writes the thread sleeps in the kernel (never a
+/// yield loop, which took CPU from the service and the server it loads); each write keeps the time
+/// it was due as well as the time it went.
 /// </summary>
 internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, CrashClock clock, bool readAfterAck = false)
 {
     public const int MaxInFlight = 1_000;
-    private readonly List<Task> _requests = [];
+    // The writes not yet ended, plus one for the sender until it has sent the last: done at 0.
+    // Not a list of their tasks, which kept every ended request's state alive to the end of the run.
+    private long _outstanding = 1;
+    private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private ExceptionDispatchInfo? _failure;
     private long _inFlight;
     private long _acked;
     private long _failed;
@@ -20,22 +30,41 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
     /// <summary>Writes not sent because every key was busy or retired.</summary>
     public long SkippedNoFreeKey { get; private set; }
 
-    /// <summary>Sends <paramref name="total"/> writes at <paramref name="rate"/> per second, then waits for those in flight.</summary>
-    public async Task RunAsync(double rate, long total)
+    /// <summary>
+    /// Sends <paramref name="total"/> writes at <paramref name="rate"/> per second, the first
+    /// <paramref name="rampSeconds"/> rising linearly from 0 to it, then waits for those in flight.
+    /// </summary>
+    public async Task RunAsync(double rate, long total, double rampSeconds = 0)
     {
-        await Task.Factory.StartNew(() => Send(rate, total), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)
+        await Task.Factory.StartNew(() => Send(rate, total, rampSeconds), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)
             .ConfigureAwait(false);
-        await Task.WhenAll(_requests).ConfigureAwait(false);
+        Ended();
+        await _done.Task.ConfigureAwait(false);
+        _failure?.Throw();
     }
 
-    private void Send(double rate, long total)
+    /// <summary>Writes a ramp of <paramref name="rampSeconds"/> up to <paramref name="rate"/> sends.</summary>
+    public static long RampWrites(double rate, double rampSeconds) => (long)Math.Floor(rate * rampSeconds / 2);
+
+    /// <summary>
+    /// When write <paramref name="seq"/> is due: on a ramp whose rate rises linearly to
+    /// <paramref name="rate"/> over <paramref name="rampSeconds"/> (n writes by time t: rate·t²/(2·ramp)),
+    /// then evenly at <paramref name="rate"/>.
+    /// </summary>
+    public static double DueS(long seq, double rate, double rampSeconds)
     {
+        var ramp = RampWrites(rate, rampSeconds);
+        return seq < ramp ? Math.Sqrt(2 * rampSeconds * seq / rate) : rampSeconds + (seq - ramp) / rate;
+    }
+
+    private void Send(double rate, long total, double rampSeconds)
+    {
+        PreciseWait.TuneCurrentThread();
         var nextProgress = 1.0;
         for (long seq = 0; seq < total; seq++)
         {
-            var due = seq / rate;
-            var wait = due - clock.Now;
-            if (wait > 0) Thread.Sleep(TimeSpan.FromSeconds(wait));
+            var due = DueS(seq, rate, rampSeconds);
+            if (due > clock.Now) PreciseWait.SleepUntil(clock.TicksAt(due));
             if (clock.Now >= nextProgress)
             {
                 Progress();
@@ -52,9 +81,11 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
                 continue;
             }
             Interlocked.Increment(ref _inFlight);
+            write.DueS = due;
             write.SentS = clock.Now;
             Records.Add(write);
-            _requests.Add(WriteAsync(write));
+            Interlocked.Increment(ref _outstanding);
+            _ = WriteAsync(write);
         }
     }
 
@@ -62,8 +93,9 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
     {
         try
         {
-            var answer = await CrashHttp.SendAsync(client, write.Url, write.Body, write.Method).ConfigureAwait(false);
+            var answer = await CrashHttp.SendAsync(client, write.Url!, write.Body, write.Method).ConfigureAwait(false);
             write.CompletedS = clock.Now;
+            write.Release();
             write.Status = answer.Status;
             write.Class = answer.NoAnswer ?? ResponseClasses.Of(answer.Status,
                 answer.Status is >= 200 and < 300 && workload.Acknowledges(write, answer.Status, answer.Body));
@@ -76,10 +108,21 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
                 await CrashHttp.SendAsync(client, workload.ReadUrl(key), body: null).ConfigureAwait(false);
             }
         }
+        catch (Exception e)
+        {
+            // A workload that cannot read an answer is a bug of the tester: the run fails with it.
+            Interlocked.CompareExchange(ref _failure, ExceptionDispatchInfo.Capture(e), null);
+        }
         finally
         {
             Interlocked.Decrement(ref _inFlight);
+            Ended();
         }
+    }
+
+    private void Ended()
+    {
+        if (Interlocked.Decrement(ref _outstanding) == 0) _done.SetResult();
     }
 
     private void Progress() =>

@@ -62,7 +62,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             if (result is null) continue;
             result = result with { Fault = row.Fault.Name, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
             result.Write(path);
-            if (result is CrashResult { Timeline: { } timeline })
+            if (result.Timeline is { } timeline)
                 File.WriteAllText(Path.Combine(options.Out, MatrixSummary.ChartFile(row.Label)), Timeline.TimelineSvg.Render(timeline, row.Label));
             results.Add(result);
             Console.WriteLine(result.Summary());

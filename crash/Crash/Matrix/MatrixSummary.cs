@@ -58,7 +58,7 @@ public static class MatrixSummary
     /// </summary>
     public static string Timelines(IEnumerable<RunResult> results)
     {
-        var rows = results.OfType<CrashResult>().Where(r => r.Timeline is not null).ToList();
+        var rows = results.Where(r => r.Timeline is not null).ToList();
         if (rows.Count == 0) return "";
         var text = new StringBuilder();
         text.AppendLine();

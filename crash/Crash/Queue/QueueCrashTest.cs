@@ -29,6 +29,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             return (null, CrashTest.ApiNeverCameBack);
         }
 
+        if (options.WarmupSeconds > 0) await WarmUpAsync(client).ConfigureAwait(false);
         Console.Error.WriteLine($"crash: {options.Label}: run {runId}, {options.PlannedWrites} messages at {options.Rate}/s → {options.Url}, " +
             $"{QueueReader.Consumers} consumers reading {options.Rate * ReadShare}/s, fault at {options.FaultAt} s");
         var startedAt = DateTimeOffset.UtcNow;
@@ -62,6 +63,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             StartedAt = startedAt,
             Rate = options.Rate,
             RateSource = options.RateSource,
+            Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS)),
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,
             FaultAtS = options.FaultAt,
@@ -101,5 +103,31 @@ internal sealed class QueueCrashTest(CrashOptions options)
             DuplicatedExamples = [.. ledger.DuplicatedExamples],
         };
         return (result, drained ? 0 : CrashTest.ApiNeverCameBack);
+    }
+
+    /// <summary>
+    /// As <see cref="CrashTest"/>'s warm-up: a ramp of <see cref="CrashOptions.WarmupRampSeconds"/>
+    /// up to the run's rate, then <see cref="CrashOptions.WarmupSeconds"/> at it, as messages of a
+    /// run id of their own that consumers read as fast as they come; the rest is drained, so the run
+    /// starts on an empty queue with the service's write and read paths compiled. Not judged.
+    /// </summary>
+    private async Task WarmUpAsync(HttpClient client)
+    {
+        var warmupId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
+        const double ramp = CrashOptions.WarmupRampSeconds;
+        var total = WriteLoop.RampWrites(options.Rate, ramp) + (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} messages rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
+        var workload = new QueueWorkload(options.Url, options.Storage, warmupId);
+        var reader = new QueueReader(client, workload.ReadMessageUrl, warmupId);
+        using var stopConsumers = new CancellationTokenSource();
+        var consumers = reader.ConsumeAsync(options.Rate, stopConsumers.Token);
+        var loop = new WriteLoop(client, workload, new CrashClock());
+        await loop.RunAsync(options.Rate, total, ramp).ConfigureAwait(false);
+        await stopConsumers.CancelAsync().ConfigureAwait(false);
+        await consumers.ConfigureAwait(false);
+        var drained = await reader.DrainAsync(options.RecoverSeconds).ConfigureAwait(false);
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up done, {loop.Records.Count(w => w.Outcome == WriteOutcome.Acked)} of {loop.Records.Count} acknowledged, " +
+            $"{reader.Delivered.Count} read{(drained ? ", queue empty" : ", queue NOT empty: the run's drain will meet the rest as foreign messages")}");
+        await Task.Delay(TimeSpan.FromSeconds(CrashOptions.WarmupRestSeconds)).ConfigureAwait(false);
     }
 }

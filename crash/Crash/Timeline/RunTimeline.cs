@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace Crash.Timeline;
 
-/// <summary>One second of a run's writes (by the second they were sent in).</summary>
+/// <summary>One second of a run's writes (by the second they were due in; latency from that time, so a late sender does not hide it).</summary>
 /// <param name="P99Ms">The 99th percentile of their latencies (a timeout counts as its full wait); null when none was sent.</param>
 public sealed record TimelineSecond(int Second, long Sent, long Acked, [property: JsonPropertyName("http_503")] long Http503, long OtherFailed, double? P99Ms);
 
@@ -12,7 +12,7 @@ public sealed record TimelineSecond(int Second, long Sent, long Acked, [property
 /// <see cref="HeldSeconds"/> seconds in a row, or to the end), with <see cref="Shed503"/> writes
 /// answered 503 from the fault's start until then. On a machine where the load alone already
 /// keeps p99 over the SLO, that never happens; so the run's own level before the fault is kept
-/// too (<see cref="BaselineP99Ms"/>, the p99 of every write sent before it) and
+/// too (<see cref="BaselineP99Ms"/>, the p99 of every write due before it) and
 /// <see cref="BaselineBackS"/> measures the return to the higher of the two.
 /// </summary>
 public sealed record RunTimeline
@@ -27,7 +27,7 @@ public sealed record RunTimeline
     public double? P99BackS { get; init; }
     [JsonPropertyName("shed_503")]
     public long Shed503 { get; init; }
-    /// <summary>The p99 of the writes sent before the fault started: the level the run had without it; null without a fault or writes before it.</summary>
+    /// <summary>The p99 of the writes due before the fault started: the level the run had without it; null without a fault or writes before it.</summary>
     [JsonPropertyName("baseline_p99_ms")]
     public double? BaselineP99Ms { get; init; }
     /// <summary>Like <see cref="P99BackS"/>, against the higher of the SLO and <see cref="BaselineP99Ms"/>: back to where the run was before the fault.</summary>
@@ -38,19 +38,19 @@ public sealed record RunTimeline
     /// <summary>The timeline of <paramref name="writes"/> given when the fault started and ended.</summary>
     internal static RunTimeline Of(IReadOnlyList<WriteRecord> writes, double sloMs, double? faultStartedS, double? faultEndedS)
     {
-        var seconds = writes.GroupBy(w => (int)Math.Floor(w.SentS)).OrderBy(g => g.Key).Select(g =>
+        var seconds = writes.GroupBy(w => (int)Math.Floor(w.DueS)).OrderBy(g => g.Key).Select(g =>
         {
-            var latencies = g.Select(w => (w.CompletedS - w.SentS) * 1000).Order().ToList();
+            var latencies = g.Select(w => (w.CompletedS - w.DueS) * 1000).Order().ToList();
             return new TimelineSecond(g.Key, g.Count(), g.Count(w => w.Class == ResponseClass.Ack), g.Count(w => w.Class == ResponseClass.Unavailable),
                 g.Count(w => w.Class is not (ResponseClass.Ack or ResponseClass.Unavailable)),
                 latencies.Count == 0 ? null : Math.Round(latencies[Math.Max(0, (int)Math.Ceiling(latencies.Count * 0.99) - 1)], 2));
         }).ToList();
         var back = BackUnder(seconds, sloMs, faultEndedS);
-        var before = faultStartedS is { } f ? writes.Where(w => w.SentS < f).Select(w => (w.CompletedS - w.SentS) * 1000).Order().ToList() : [];
+        var before = faultStartedS is { } f ? writes.Where(w => w.DueS < f).Select(w => (w.CompletedS - w.DueS) * 1000).Order().ToList() : [];
         double? baseline = before.Count == 0 ? null : Math.Round(before[Math.Max(0, (int)Math.Ceiling(before.Count * 0.99) - 1)], 2);
         var baselineBack = baseline is { } level && level > sloMs ? BackUnder(seconds, level, faultEndedS) : back;
         var shedUntil = faultEndedS is { } e && back is { } b ? e + b : double.PositiveInfinity;
-        var shed = faultStartedS is { } start ? writes.Count(w => w.Class == ResponseClass.Unavailable && w.SentS >= start && w.SentS < shedUntil) : 0;
+        var shed = faultStartedS is { } start ? writes.Count(w => w.Class == ResponseClass.Unavailable && w.DueS >= start && w.DueS < shedUntil) : 0;
         return new RunTimeline
         {
             SloMs = sloMs, FaultStartedS = faultStartedS, FaultEndedS = faultEndedS, P99BackS = back, Shed503 = shed, Seconds = seconds,

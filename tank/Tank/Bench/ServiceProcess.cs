@@ -32,6 +32,13 @@ public sealed class ServiceProcess : IDisposable
 
     public bool Exited => _process.HasExited;
 
+    /// <summary>
+    /// Settings of the tool that starts the service, never passed on to it: the crash tester runs
+    /// with a small gen0 budget of its own (script/crashtest), and the service under test keeps the
+    /// runtime's defaults.
+    /// </summary>
+    public static readonly IReadOnlyList<string> ToolOnlyVariables = ["DOTNET_GCgen0size"];
+
     public static ServiceProcess Start(string serviceDll, string baseUrl, string logFile, ServiceStartOptions? options = null)
     {
         options ??= ServiceStartOptions.Default;
@@ -43,6 +50,7 @@ public sealed class ServiceProcess : IDisposable
             UseShellExecute = false,
             WorkingDirectory = options.Directory ?? "",
         };
+        foreach (var name in ToolOnlyVariables) info.Environment.Remove(name);
         foreach (var arg in new[] { serviceDll, "--urls", baseUrl, "--Logging:LogLevel:Default=Warning" }) info.ArgumentList.Add(arg);
         var log = new StreamWriter(logFile, options.AppendLog) { AutoFlush = true };
         var process = Process.Start(info) ?? throw new InvalidOperationException("could not start the service");

@@ -56,6 +56,18 @@ public static class PreciseWait
         catch (DllNotFoundException) { }
     }
 
+    /// <summary>
+    /// Sleeps until the deadline in the kernel only, never spinning: for a sender that may be late by
+    /// the wake-up latency (tens of µs here) but must leave the CPU to the server it loads.
+    /// </summary>
+    public static void SleepUntil(long deadlineTicks)
+    {
+        var remainingUs = (deadlineTicks - Stopwatch.GetTimestamp()) * 1_000_000 / Stopwatch.Frequency;
+        if (remainingUs <= 0) return;
+        if (CanUSleep) USleep((uint)Math.Min(remainingUs, 1_000_000));
+        else Thread.Sleep((int)Math.Max(1, remainingUs / 1000));
+    }
+
     public static void Until(long deadlineTicks, CancellationToken token)
     {
         while (!token.IsCancellationRequested)
