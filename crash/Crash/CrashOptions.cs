@@ -19,6 +19,8 @@ public sealed record CrashOptions
     public required double Rate { get; init; }
     /// <summary>Where <see cref="Rate"/> came from (a result's <c>rate_source</c>): --rate, or a bench report's confirmed capacity.</summary>
     public string RateSource { get; init; } = "--rate";
+    /// <summary>The rate is a share of a bench report's confirmed capacity (--rate-from): a run under load, warmed up first.</summary>
+    public bool RateFromReport { get; init; }
     public required double Seconds { get; init; }
     /// <summary>
     /// Seconds of writes at <see cref="Rate"/> before the run, with keys of their own that are not

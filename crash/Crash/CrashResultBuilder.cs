@@ -35,6 +35,7 @@ internal static class CrashResultBuilder
             StartedAt = run.StartedAt,
             Rate = options.Rate,
             RateSource = options.RateSource,
+            RateFromReport = options.RateFromReport,
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,
             Items = options.Kind == CrashKind.Item ? options.Items.ToString() : null,

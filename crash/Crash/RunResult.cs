@@ -34,6 +34,8 @@ public abstract record RunResult
     public double Rate { get; init; }
     /// <summary>Where <see cref="Rate"/> came from: --rate, its default, or share × a bench report's confirmed capacity.</summary>
     public string RateSource { get; init; } = "";
+    /// <summary>A run under load: <see cref="Rate"/> is a share of a bench report's confirmed capacity (its timeline is the one to read).</summary>
+    public bool RateFromReport { get; init; }
     public double Seconds { get; init; }
     public long TimeoutMs { get; init; }
     public double FaultAtS { get; init; }

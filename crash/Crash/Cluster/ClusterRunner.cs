@@ -85,6 +85,7 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
             Kind = CrashKind.KeyValue,
             Rate = rate.Rate,
             RateSource = rate.Source,
+            RateFromReport = rate.FromReport,
             Seconds = options.Seconds,
             WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,

@@ -107,6 +107,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Kind = row.Kind,
             Rate = rate.Rate,
             RateSource = rate.Source,
+            RateFromReport = rate.FromReport,
             Seconds = options.Seconds,
             WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,

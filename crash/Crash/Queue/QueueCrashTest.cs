@@ -63,6 +63,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             StartedAt = startedAt,
             Rate = options.Rate,
             RateSource = options.RateSource,
+            RateFromReport = options.RateFromReport,
             Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS)),
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,

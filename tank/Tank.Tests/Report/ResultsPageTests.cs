@@ -91,6 +91,38 @@ public sealed class ResultsPageTests
     }
 
     [Fact]
+    public void RunsUnderLoadGetTheirRecoveryTableAndLightRunsDoNot()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var crash = Directory.CreateDirectory(Path.Combine(dir.Path, "crash-load")).FullName;
+        File.WriteAllText(Path.Combine(crash, "summary.json"), """
+            [{"storage":"beanstalkd","kind":"queue","fault":"db-stop","started_at":"2026-11-27T01:12:00Z","acked":84707,"lost":0,"duplicated":0,"in_doubt":2,
+              "rate":5581.5,"rate_from_report":true,
+              "timeline":{"slo_ms":10,"fault_started_s":5.999,"fault_ended_s":11.06,"p99_back_s":2.94,"shed_503":522,"baseline_p99_ms":2.09,"seconds":[]},
+              "check":{"promise":"processCrash","promised":"nothing","ok":true}},
+             {"storage":"postgres","kind":"author","fault":"db-kill","started_at":"2026-11-27T01:13:00Z","acked":30638,"lost":0,"in_doubt":3,"stale":0,
+              "rate":1630.5,"rate_from_report":true,
+              "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":8.097,"p99_back_s":null,"shed_503":1243,"baseline_p99_ms":12.5,"seconds":[]},
+              "check":{"promise":"processCrash","promised":"nothing","ok":true}},
+             {"storage":"redis-aof","kind":"queue","fault":"db-kill","started_at":"2026-11-27T01:14:00Z","acked":4000,"lost":0,"duplicated":0,"in_doubt":1,
+              "rate":200,"rate_from_report":false,
+              "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":6.3,"p99_back_s":1,"shed_503":3,"baseline_p99_ms":1,"seconds":[]},
+              "check":{"promise":"processCrash","promised":"nothing","ok":true}}]
+            """);
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), [Path.Combine(crash, "summary.json")]);
+
+        var underLoad = page[page.IndexOf("## Faults under load", StringComparison.Ordinal)..];
+        Assert.Contains("| beanstalkd | queue | db-stop | 5 582 | 2.09 ms | 6–11.1 | 2.94 s | 522 |", underLoad);
+        Assert.Contains("| postgres | author | db-kill | 1 630 | 13 ms | 6–8.1 | never | 1 243 |", underLoad);
+        Assert.DoesNotContain("redis-aof", underLoad.Split("## ")[1]);
+        // Every row is still in the durability table.
+        Assert.Contains("| redis-aof | queue | db-kill | 4000 | 0 |", page);
+    }
+
+    [Fact]
     public void ALaterCrashTestOfTheSameRowSupersedesTheEarlierOne()
     {
         using var dir = new RunDirectory();

@@ -46,20 +46,20 @@ public static class ResultsPage
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? CpuPerRequest(r) : "—");
-        if (crashSummaryPaths is { Count: > 0 }) CrashTable(md, crashSummaryPaths);
+        if (crashSummaryPaths is { Count: > 0 })
+        {
+            var rows = CrashRows(crashSummaryPaths);
+            CrashTable(md, crashSummaryPaths, rows);
+            LoadedFaultTable(md, rows);
+        }
         md.AppendLine().AppendLine("The full report of this run (charts, per-second timelines, the server-side view, cross-checks) is " +
                                    "`report.html` in the run's folder; how we measure is in [BENCHMARKS.md](BENCHMARKS.md).");
         return md.ToString();
     }
 
     /// <summary>The crash test's rows (its summary.json): what each fault cost each architecture in acknowledged writes, against what it promises.</summary>
-    private static void CrashTable(StringBuilder md, IReadOnlyList<string> crashSummaryPaths)
+    private static void CrashTable(StringBuilder md, IReadOnlyList<string> crashSummaryPaths, List<JsonElement> rows)
     {
-        // Several crash tests may measure the same row: the latest measurement supersedes the earlier ones.
-        var rows = crashSummaryPaths.SelectMany(p => JsonDocument.Parse(File.ReadAllText(p)).RootElement is { ValueKind: JsonValueKind.Array } a ? a.EnumerateArray() : [])
-            .GroupBy(r => (Text(r, "storage"), Text(r, "kind"), Text(r, "fault")))
-            .Select(g => g.OrderBy(r => Text(r, "started_at"), StringComparer.Ordinal).Last())
-            .ToList();
         var started = rows.Select(r => Text(r, "started_at")).Where(t => t != "?").Order(StringComparer.Ordinal).FirstOrDefault() ?? "?";
         md.AppendLine().AppendLine("## Durability, measured").AppendLine();
         md.AppendLine($"From the crash tests of {started[..Math.Min(10, started.Length)]} (`script/crashtest`; folders: {string.Join(", ", crashSummaryPaths.Select(p => $"`{Path.GetFileName(Path.GetDirectoryName(Path.GetFullPath(p)))}`"))}). " +
@@ -76,6 +76,43 @@ public static class ResultsPage
             var unverified = r.TryGetProperty("unverified", out var u) && u.ValueKind == JsonValueKind.Number && u.GetInt64() > 0 ? $" (+{u.GetInt64()} unverified)" : "";
             md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {Text(r, "acked")} | {Text(r, "lost")}{unverified} | " +
                           $"{(r.TryGetProperty("duplicated", out _) ? Text(r, "duplicated") : "—")} | {Text(r, "in_doubt")} | {(r.TryGetProperty("stale", out _) ? Text(r, "stale") : "—")} | {promised} | {ok} |");
+        }
+    }
+
+    /// <summary>The crash tests' rows; several may measure the same row: the latest measurement supersedes the earlier ones.</summary>
+    private static List<JsonElement> CrashRows(IReadOnlyList<string> crashSummaryPaths) =>
+        crashSummaryPaths.SelectMany(p => JsonDocument.Parse(File.ReadAllText(p)).RootElement is { ValueKind: JsonValueKind.Array } a ? a.EnumerateArray() : [])
+            .GroupBy(r => (Text(r, "storage"), Text(r, "kind"), Text(r, "fault")))
+            .Select(g => g.OrderBy(r => Text(r, "started_at"), StringComparer.Ordinal).Last())
+            .ToList();
+
+    /// <summary>
+    /// The runs under load (a rate from a bench report's confirmed capacity) among them: the run's own
+    /// p99 before the fault, and how long after the fault p99 was back under the SLO, with the 503s shed meanwhile.
+    /// </summary>
+    private static void LoadedFaultTable(StringBuilder md, List<JsonElement> rows)
+    {
+        var loaded = rows.Where(r => r.TryGetProperty("rate_from_report", out var f) && f.ValueKind == JsonValueKind.True
+                                     && r.TryGetProperty("timeline", out var t) && t.ValueKind == JsonValueKind.Object).ToList();
+        if (loaded.Count == 0) return;
+        var slo = loaded[0].GetProperty("timeline").TryGetProperty("slo_ms", out var s) ? s.GetRawText() : "?";
+        md.AppendLine().AppendLine("## Faults under load").AppendLine();
+        md.AppendLine($"The same crash tests' runs at a rate taken from a bench report (`--rate-from`: half the capacity it confirmed for the " +
+                      $"architecture's writes), after an unjudged warm-up: p99 of the writes before the fault, and seconds from the fault's end until p99 " +
+                      $"held under the SLO ({slo} ms) for 3 s in a row with no failed write (\"never\": not within the run), with the 503s answered from " +
+                      "the fault's start until then. Latency counts from when each write was due. Each run's chart (`<run>.svg`, fault shaded) is in its folder.").AppendLine();
+        md.AppendLine("| architecture | writes | fault | rate (/s) | p99 before the fault | fault (s) | p99 back under the SLO after | 503 meanwhile |");
+        md.AppendLine("|---|---|---|---:|---:|---|---:|---:|");
+        foreach (var r in loaded.OrderBy(r => Text(r, "storage"), StringComparer.Ordinal).ThenBy(r => Text(r, "kind"), StringComparer.Ordinal).ThenBy(r => Text(r, "fault"), StringComparer.Ordinal))
+        {
+            var t = r.GetProperty("timeline");
+            double? Num(string name) => t.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : null;
+            var window = Num("fault_started_s") is { } from && Num("fault_ended_s") is { } to
+                ? string.Create(CultureInfo.InvariantCulture, $"{from:0.#}–{to:0.#}") : "—";
+            var back = Num("p99_back_s") is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : "never";
+            var before = Num("baseline_p99_ms") is { } p ? Ms(p) : "—";
+            var rate = r.TryGetProperty("rate", out var rr) && rr.ValueKind == JsonValueKind.Number ? N(rr.GetDouble()) : "?";
+            md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {rate} | {before} | {window} | {back} | {N(Num("shed_503") ?? 0)} |");
         }
     }
 
