@@ -70,7 +70,7 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
             var consumer = await ConsumerAsync(deadline.Token);
             return await call(consumer, deadline.Token);
         }
-        catch (Exception e) when (IsUnavailable(e, deadline.Token))
+        catch (Exception e) when (IsUnavailable(e))
         {
             // The stream or the consumer may be gone (a server with a new store): check them again next time.
             _consumer = null;
@@ -124,16 +124,19 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
             using var deadline = new CancellationTokenSource(_options.TimeoutMs);
             await ConsumerAsync(deadline.Token);
         }
-        catch (Exception e) when (IsUnavailable(e, default) || e is StorageUnavailableException or OperationCanceledException)
+        catch (Exception e) when (IsUnavailable(e) || e is StorageUnavailableException)
         {
         }
     }
 
-    /// <summary>The client's failures, the network's and the deadline's, not bugs (which stay 500s).</summary>
-    private static bool IsUnavailable(Exception e, CancellationToken deadline) =>
+    /// <summary>
+    /// The client's failures, the network's and the deadline's, not bugs (which stay 500s). Every
+    /// cancellation counts, not only the deadline's: the request's own is never passed in here, and a
+    /// client may cancel a call itself when its connection goes (RabbitMQ's did: a 500 under a stopped broker).
+    /// </summary>
+    internal static bool IsUnavailable(Exception e) =>
         e.GetType().Namespace?.StartsWith("NATS.Client", StringComparison.Ordinal) == true
-        || e is IOException or System.Net.Sockets.SocketException or TimeoutException
-        || e is OperationCanceledException && deadline.IsCancellationRequested;
+        || e is IOException or System.Net.Sockets.SocketException or TimeoutException or OperationCanceledException;
 
     public async ValueTask DisposeAsync()
     {

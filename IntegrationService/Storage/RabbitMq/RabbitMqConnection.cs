@@ -77,7 +77,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             channel = null;
             return result;
         }
-        catch (Exception e) when (IsUnavailable(e, deadline.Token))
+        catch (Exception e) when (IsUnavailable(e))
         {
             var timedOut = deadline.IsCancellationRequested || e is TimeoutException;
             if (timedOut) Activity.CountTimeout();
@@ -136,7 +136,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             {
                 return _connection = await _factory.CreateConnectionAsync(cancellationToken);
             }
-            catch (Exception e) when (IsUnavailable(e, cancellationToken))
+            catch (Exception e) when (IsUnavailable(e))
             {
                 _lastFailure = $"cannot connect to {_options.Host}:{_options.Port}: {e.Message}";
                 Volatile.Write(ref _nextAttemptMs, Environment.TickCount64 + (long)RetryInterval.TotalMilliseconds);
@@ -157,7 +157,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             using var deadline = new CancellationTokenSource(_options.TimeoutMs);
             await channel.CloseAsync(cancellationToken: deadline.Token);
         }
-        catch (Exception e) when (IsUnavailable(e, default) || e is OperationCanceledException)
+        catch (Exception e) when (IsUnavailable(e))
         {
         }
         finally
@@ -167,10 +167,15 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     }
 
     /// <summary>The client's failures, the network's and the deadline's, not bugs (which stay 500s).</summary>
-    private static bool IsUnavailable(Exception e, CancellationToken deadline) =>
+    /// <summary>
+    /// The client's failures, the network's and the deadline's, not bugs (which stay 500s). Every
+    /// cancellation counts, not only the deadline's: the request's own is never passed in here, and
+    /// the client cancels a call itself when its connection goes (a TaskCanceledException from
+    /// Channel.OpenAsync under a stopped broker was answered 500).
+    /// </summary>
+    internal static bool IsUnavailable(Exception e) =>
         e.GetType().Namespace?.StartsWith("RabbitMQ.Client", StringComparison.Ordinal) == true
-        || e is IOException or SocketException or TimeoutException
-        || e is OperationCanceledException && deadline.IsCancellationRequested;
+        || e is IOException or SocketException or TimeoutException or OperationCanceledException;
 
     public async ValueTask DisposeAsync()
     {
