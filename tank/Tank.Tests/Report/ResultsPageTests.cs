@@ -28,6 +28,21 @@ public sealed class ResultsPageTests
     }
 
     [Fact]
+    public void ThePageDatesTheRunsNotTheDayTheReportWasGeneratedAgain()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
+        var readme = ResultsPage.ReplaceBlock($"{ResultsPage.BlockStart}\n{ResultsPage.BlockEnd}", Path.Combine(dir.Path, "summary.json"), "README.md");
+
+        var day = DateTimeOffset.FromUnixTimeSeconds(RunDirectory.StartUnixSeconds).ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Contains($"from the runs of {day}.", page);
+        Assert.Contains($"from the run of {day} ", readme);
+    }
+
+    [Fact]
     public void AConfirmedCellShowsTheConfirmedRateItsSpreadAndTheHoldsP99()
     {
         using var dir = new RunDirectory();

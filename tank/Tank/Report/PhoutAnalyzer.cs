@@ -78,6 +78,7 @@ public static class PhoutAnalyzer
         var duration = Math.Max(0.001, (lastEndUs - firstStartMs * 1000) / 1e6);
         return new RunAnalysis
         {
+            StartedAt = DateTimeOffset.FromUnixTimeSeconds(startSecond),
             Storage = storage,
             Scenario = scenario,
             Schedule = meta?.Schedule,

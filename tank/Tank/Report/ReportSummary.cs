@@ -9,6 +9,8 @@ public static class ReportSummary
         JsonSerializer.Serialize(new
         {
             generated_at = generated,
+            // When the runs were measured: the report may be generated again later (tank report).
+            measured_from = runs.Count == 0 ? (DateTimeOffset?)null : runs.Min(r => r.StartedAt),
             slo_ms = sloMs,
             max_error_rate = PhoutAnalyzer.MaxErrorRate,
             environment = input.Environment,

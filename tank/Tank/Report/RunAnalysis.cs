@@ -50,6 +50,8 @@ public sealed record RunAnalysis
     public IReadOnlyList<CpuUsage> Cpu { get; init; } = [];
     public double CpuWallSeconds { get; init; }
     public int Cores { get; init; }
+    /// <summary>When the measured run started (UTC): from meta.json, else its first shot.</summary>
+    public DateTimeOffset StartedAt { get; init; }
     /// <summary>Set when the first seconds were far slower than the rest: the run was measured cold.</summary>
     public ColdStart? ColdStart { get; init; }
 
