@@ -60,6 +60,33 @@ public sealed class CompareCommandTests
         Assert.Equal(CompareCommand.Regressed, Compare(before, apart).Code);
     }
 
+    // The same build twice, script/bench --quick --repeat 3 --storage tarantool-memtx --scenario author-read
+    // (2026-11-27): the medians 17.5 % apart, the spreads 1 % apart (21 492 against 21 283).
+    [Fact]
+    public void SpreadsThatMissEachOtherByLessThanTheThresholdAreNoDifference()
+    {
+        using var f = new SummaryFixture();
+        var a = f.Report("a", 10, new Cell("tarantool-memtx", "author-read", 41509, 2.97, ConfirmedRps: 25790, Repeats: [21492, 25790, 28482]));
+        var b = f.Report("b", 10, new Cell("tarantool-memtx", "author-read", 38302, 5.07, ConfirmedRps: 21283, Repeats: [21283, 17026, 21283]));
+        var (code, output, _) = Compare(a, b);
+        Assert.Equal(0, code);
+        Assert.Contains("25790 [21492–28482] → 21283 [17026–21283] (−17.5 %)", output);
+        Assert.Contains("No cell got worse.", output);
+        // Beyond the threshold at the nearest edges: worse.
+        var lower = f.Report("lower", 10, new Cell("tarantool-memtx", "author-read", 30000, 5.0, ConfirmedRps: 17000, Repeats: [16000, 17000, 19000]));
+        Assert.Equal(CompareCommand.Regressed, Compare(a, lower).Code);
+    }
+
+    [Fact]
+    public void TheGapBetweenSpreadsIsMeasuredAtTheirNearestEdges()
+    {
+        var b = new Tank.Compare.Spread(21492, 28482);
+        Assert.Equal(0, b.GapPercent(new Tank.Compare.Spread(20000, 22000)));
+        Assert.Equal(100.0 * 209 / 21492, b.GapPercent(new Tank.Compare.Spread(17026, 21283)), 9);
+        Assert.Equal(100.0 * (30000 - 28482) / 28482, b.GapPercent(new Tank.Compare.Spread(30000, 31000)), 9);
+        Assert.Equal(double.PositiveInfinity, new Tank.Compare.Spread(0, 0).GapPercent(new Tank.Compare.Spread(5, 6)));
+    }
+
     // Figures shaped like script/bench --quick --repeat 3 --storage tarantool-memtx --scenario
     // author-read: twice on the same build, then with the database's CPU throttled to a third.
     [Fact]

@@ -16,7 +16,7 @@ public static class ComparisonText
         var rows = cells.Select(c => new[] { c.Key }.Concat(c.Changes.Select(m => m.Cell())).Append(Verdict(c)).ToArray()).ToList();
         text.Append(TextTable.Render(header, rows));
         text.AppendLine();
-        text.AppendLine($"A change counts when it is beyond ±{MetricChange.N(thresholdPercent)} % and the two runs' min–max spreads do not overlap; [a–b] is a spread of repeated runs.");
+        text.AppendLine($"A change counts when it is beyond ±{MetricChange.N(thresholdPercent)} % and so are the two runs' min–max spreads at their nearest edges (every repetition of one beyond every repetition of the other); [a–b] is a spread of repeated runs.");
         var worse = cells.Where(c => c.Regressed).ToList();
         if (worse.Count == 0) text.AppendLine("No cell got worse.");
         else

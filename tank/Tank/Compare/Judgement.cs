@@ -2,7 +2,7 @@ namespace Tank.Compare;
 
 public enum Judgement
 {
-    /// <summary>Within the threshold, or inside the runs' spread.</summary>
+    /// <summary>Within the threshold, or the runs' spreads within the threshold of each other.</summary>
     NoDifference,
     Better,
     Worse,
