@@ -46,35 +46,24 @@ public sealed class CompareCommandTests
         Assert.Equal(0, Compare(before, after, "--threshold", "60").Code);
     }
 
-    [Fact]
-    public void AChangeInsideTheRepeatsSpreadIsNoDifference()
-    {
-        using var f = new SummaryFixture();
-        var before = f.Report("base", 10, new Cell("postgres", "kv-get", 5000, 2.0, ConfirmedRps: 5000, Repeats: [4200, 5000, 5600]));
-        var after = f.Report("new", 10, new Cell("postgres", "kv-get", 4400, 2.0, ConfirmedRps: 4400, Repeats: [3900, 4400, 4500]));
-        var (code, output, _) = Compare(before, after);
-        Assert.Equal(0, code);
-        Assert.Contains("5000 [4200–5600] → 4400 [3900–4500] (−12.0 %)", output);
-
-        var apart = f.Report("apart", 10, new Cell("postgres", "kv-get", 3000, 2.0, ConfirmedRps: 3000, Spread: [2900, 3100]));
-        Assert.Equal(CompareCommand.Regressed, Compare(before, apart).Code);
-    }
-
+    // Each pair: BASE's confirmed median and repetitions, NEW's, and whether compare calls it worse (threshold 10 %).
+    [Theory]
+    // Inside each other's spread.
+    [InlineData(5000, new double[] { 4200, 5000, 5600 }, 4400, new double[] { 3900, 4400, 4500 }, "5000 [4200–5600] → 4400 [3900–4500] (−12.0 %)", false)]
+    // Apart by far more than the threshold.
+    [InlineData(5000, new double[] { 4200, 5000, 5600 }, 3000, new double[] { 2900, 3000, 3100 }, "5000 [4200–5600] → 3000 [2900–3100] (−40.0 %)", true)]
     // The same build twice, script/bench --quick --repeat 3 --storage tarantool-memtx --scenario author-read
-    // (2026-11-27): the medians 17.5 % apart, the spreads 1 % apart (21 492 against 21 283).
-    [Fact]
-    public void SpreadsThatMissEachOtherByLessThanTheThresholdAreNoDifference()
+    // (2026-11-27): the medians 17.5 % apart, the spreads only 1 % (21 492 against 21 283).
+    [InlineData(25790, new double[] { 21492, 25790, 28482 }, 21283, new double[] { 21283, 17026, 21283 }, "25790 [21492–28482] → 21283 [17026–21283] (−17.5 %)", false)]
+    // Spreads 11.6 % apart at their nearest edges.
+    [InlineData(25790, new double[] { 21492, 25790, 28482 }, 17000, new double[] { 16000, 17000, 19000 }, "25790 [21492–28482] → 17000 [16000–19000] (−34.1 %) ✗", true)]
+    public void AChangeCountsOnlyWhenTheSpreadsTooAreMoreThanTheThresholdApart(double before, double[] beforeRepeats, double after, double[] afterRepeats, string shown, bool worse)
     {
         using var f = new SummaryFixture();
-        var a = f.Report("a", 10, new Cell("tarantool-memtx", "author-read", 41509, 2.97, ConfirmedRps: 25790, Repeats: [21492, 25790, 28482]));
-        var b = f.Report("b", 10, new Cell("tarantool-memtx", "author-read", 38302, 5.07, ConfirmedRps: 21283, Repeats: [21283, 17026, 21283]));
-        var (code, output, _) = Compare(a, b);
-        Assert.Equal(0, code);
-        Assert.Contains("25790 [21492–28482] → 21283 [17026–21283] (−17.5 %)", output);
-        Assert.Contains("No cell got worse.", output);
-        // Beyond the threshold at the nearest edges: worse.
-        var lower = f.Report("lower", 10, new Cell("tarantool-memtx", "author-read", 30000, 5.0, ConfirmedRps: 17000, Repeats: [16000, 17000, 19000]));
-        Assert.Equal(CompareCommand.Regressed, Compare(a, lower).Code);
+        var (code, output, _) = Compare(f.Report("base", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: before, Repeats: beforeRepeats)),
+            f.Report("new", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: after, Repeats: afterRepeats)));
+        Assert.Equal(worse ? CompareCommand.Regressed : 0, code);
+        Assert.Contains(shown, output);
     }
 
     [Fact]

@@ -7,6 +7,17 @@ public sealed class ResultsPageTests
 {
     private const string Schedule = "line(1, 200, 10s)";
 
+    /// <summary>The page of a one-run report beside a crash test whose summary.json is <paramref name="crashSummary"/>.</summary>
+    private static string PageWithCrashTest(string crashSummary)
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var crash = Directory.CreateDirectory(Path.Combine(dir.Path, "crash-1")).FullName;
+        File.WriteAllText(Path.Combine(crash, "summary.json"), crashSummary);
+        return ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), [Path.Combine(crash, "summary.json")]);
+    }
+
     [Fact]
     public void ThePageHasACellPerArchitectureAndScenarioAndTheCommandThatRegeneratesIt()
     {
@@ -86,18 +97,12 @@ public sealed class ResultsPageTests
     [Fact]
     public void WithACrashTestTheDurabilityTableListsEveryRowAgainstItsPromise()
     {
-        using var dir = new RunDirectory();
-        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
-        ReportBuilder.Build(dir.Path, sloMs: 10);
-        var crash = Directory.CreateDirectory(Path.Combine(dir.Path, "crash-1")).FullName;
-        File.WriteAllText(Path.Combine(crash, "summary.json"), """
+        var page = PageWithCrashTest("""
             [{"storage":"redis-rdb","kind":"queue","fault":"db-kill","started_at":"2026-11-25T15:15:28Z","acked":797,"lost":143,"duplicated":72,"in_doubt":283,
               "check":{"promise":"processCrash","promised":"since-snapshot","ok":true}},
              {"storage":"postgres","kind":"author","fault":"power-loss","started_at":"2026-11-25T15:16:00Z","acked":663,"lost":0,"in_doubt":4,"stale":0,
               "check":{"promise":"powerLoss","promised":"nothing","ok":false}}]
             """);
-
-        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), [Path.Combine(crash, "summary.json")]);
 
         Assert.Contains("## Durability, measured", page);
         Assert.Contains("| postgres | author | power-loss | 663 | 0 | — | 4 | 0 | powerLoss: nothing | **fails** |", page);
@@ -108,11 +113,7 @@ public sealed class ResultsPageTests
     [Fact]
     public void RunsUnderLoadGetTheirRecoveryTableAndLightRunsDoNot()
     {
-        using var dir = new RunDirectory();
-        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
-        ReportBuilder.Build(dir.Path, sloMs: 10);
-        var crash = Directory.CreateDirectory(Path.Combine(dir.Path, "crash-load")).FullName;
-        File.WriteAllText(Path.Combine(crash, "summary.json"), """
+        var page = PageWithCrashTest("""
             [{"storage":"beanstalkd","kind":"queue","fault":"db-stop","started_at":"2026-11-27T01:12:00Z","acked":84707,"lost":0,"duplicated":0,"in_doubt":2,
               "rate":5581.5,"rate_from_report":true,
               "timeline":{"slo_ms":10,"fault_started_s":5.999,"fault_ended_s":11.06,"p99_back_s":2.94,"shed_503":522,"baseline_p99_ms":2.09,"seconds":[]},
@@ -126,8 +127,6 @@ public sealed class ResultsPageTests
               "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":6.3,"p99_back_s":1,"shed_503":3,"baseline_p99_ms":1,"seconds":[]},
               "check":{"promise":"processCrash","promised":"nothing","ok":true}}]
             """);
-
-        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "RESULTS.md"), [Path.Combine(crash, "summary.json")]);
 
         var underLoad = page[page.IndexOf("## Faults under load", StringComparison.Ordinal)..];
         Assert.Contains("| beanstalkd | queue | db-stop | 5 582 | 2.09 ms | 6–11.1 | 2.94 s | 522 |", underLoad);
