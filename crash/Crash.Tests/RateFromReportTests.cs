@@ -122,9 +122,17 @@ public sealed class RateFromReportTests : IDisposable
     public void OnlyARunAtARateFromTheReportWarmsUpBeforeItsClockStarts()
     {
         var rules = new RateRule(300, "--rate") with { Report = BenchCapacities.Load(_report) };
-        Assert.Equal(CrashOptions.LoadedWarmupSeconds, CrashOptions.WarmupFor(rules.For("postgres", CrashKind.KeyValue)));
-        Assert.Equal(0, CrashOptions.WarmupFor(rules.For("postgres", CrashKind.Author))); // no confirmed figure: --rate
-        Assert.Equal(0, CrashOptions.WarmupFor(new RateRule(300, "--rate").For("postgres", CrashKind.KeyValue)));
+        static CrashOptions Run(RunRate rate) => new()
+        {
+            Url = "http://x", Storage = "postgres", Kind = CrashKind.KeyValue, Rate = rate.Rate, RateFromReport = rate.FromReport,
+            Seconds = 20, FaultAt = 6, FaultCommand = "none", Out = "o", Label = "l",
+        };
+        var loaded = Run(rules.For("postgres", CrashKind.KeyValue));
+        Assert.Equal(CrashOptions.LoadedWarmupSeconds, loaded.WarmupSeconds);
+        // Its ramp's writes (rate × ramp / 2), then the seconds at the rate.
+        Assert.Equal((long)(loaded.Rate * CrashOptions.WarmupRampSeconds / 2) + (long)(loaded.Rate * CrashOptions.LoadedWarmupSeconds), loaded.WarmupWrites);
+        Assert.Equal(0, Run(rules.For("postgres", CrashKind.Author)).WarmupSeconds); // no confirmed figure: --rate
+        Assert.Equal(0, Run(new RateRule(300, "--rate").For("postgres", CrashKind.KeyValue)).WarmupSeconds);
     }
 
     [Fact]

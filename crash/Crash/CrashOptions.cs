@@ -29,7 +29,7 @@ public sealed record CrashOptions
     /// <see cref="LoadedWarmupSeconds"/>: without it the timeline's first second measured the
     /// service's start (p99 48–145 ms), not the architecture.
     /// </summary>
-    public double WarmupSeconds { get; init; }
+    public double WarmupSeconds => RateFromReport ? LoadedWarmupSeconds : 0;
 
     public const double LoadedWarmupSeconds = 3;
     /// <summary>
@@ -46,8 +46,8 @@ public sealed record CrashOptions
     /// </summary>
     public const double WarmupRestSeconds = 2;
 
-    /// <summary>The warm-up of a run at <paramref name="rate"/>: loaded runs only.</summary>
-    public static double WarmupFor(Rates.RunRate rate) => rate.FromReport ? LoadedWarmupSeconds : 0;
+    /// <summary>The warm-up's writes: its ramp's, then <see cref="WarmupSeconds"/> at <see cref="Rate"/>.</summary>
+    public long WarmupWrites => WriteLoop.RampWrites(Rate, WarmupRampSeconds) + (long)Math.Floor(Rate * WarmupSeconds + 1e-9);
     /// <summary>Seconds after the start at which the fault command runs.</summary>
     public required double FaultAt { get; init; }
     /// <summary>The fault: a command for <c>/bin/bash -c</c>, or, with <see cref="FaultAction"/>, what the result calls it.</summary>

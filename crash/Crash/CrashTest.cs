@@ -96,10 +96,9 @@ internal sealed class CrashTest(CrashOptions options)
     {
         var warmupId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
         const double ramp = CrashOptions.WarmupRampSeconds;
-        var total = WriteLoop.RampWrites(options.Rate, ramp) + (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
-        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} writes rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {options.WarmupWrites} writes rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
         var loop = new WriteLoop(client, CreateWorkload(warmupId), new CrashClock());
-        await loop.RunAsync(options.Rate, total, ramp).ConfigureAwait(false);
+        await loop.RunAsync(options.Rate, options.WarmupWrites, ramp).ConfigureAwait(false);
         Console.Error.WriteLine($"crash: {options.Label}: warm-up done, {loop.Records.Count(w => w.Outcome == WriteOutcome.Acked)} of {loop.Records.Count} acknowledged");
         await Task.Delay(TimeSpan.FromSeconds(CrashOptions.WarmupRestSeconds)).ConfigureAwait(false);
     }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Encodings.Web;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using Crash.Check;
 
 namespace Crash;
@@ -40,7 +41,7 @@ public abstract record RunResult
     public long TimeoutMs { get; init; }
     public double FaultAtS { get; init; }
     /// <summary>Second by second: p99 and 503s, and how long p99 took to come back under the SLO after the fault.</summary>
-    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWritingNull)]
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public Timeline.RunTimeline? Timeline { get; init; }
     public string FaultCmd { get; init; } = "";
     public int? FaultExitCode { get; init; }

@@ -87,7 +87,6 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
             RateSource = rate.Source,
             RateFromReport = rate.FromReport,
             Seconds = options.Seconds,
-            WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,
             FaultCommand = $"{fault.Name} node{victim.Index}",
             FaultAction = log => fault.Run(victim, options.StopSeconds, log),

@@ -109,7 +109,6 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             RateSource = rate.Source,
             RateFromReport = rate.FromReport,
             Seconds = options.Seconds,
-            WarmupSeconds = CrashOptions.WarmupFor(rate),
             FaultAt = options.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
             FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, options.StopSeconds, log)),

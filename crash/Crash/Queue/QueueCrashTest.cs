@@ -116,14 +116,13 @@ internal sealed class QueueCrashTest(CrashOptions options)
     {
         var warmupId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4));
         const double ramp = CrashOptions.WarmupRampSeconds;
-        var total = WriteLoop.RampWrites(options.Rate, ramp) + (long)Math.Floor(options.Rate * options.WarmupSeconds + 1e-9);
-        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {total} messages rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
+        Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {options.WarmupWrites} messages rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
         var workload = new QueueWorkload(options.Url, options.Storage, warmupId);
         var reader = new QueueReader(client, workload.ReadMessageUrl, warmupId);
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate, stopConsumers.Token);
         var loop = new WriteLoop(client, workload, new CrashClock());
-        await loop.RunAsync(options.Rate, total, ramp).ConfigureAwait(false);
+        await loop.RunAsync(options.Rate, options.WarmupWrites, ramp).ConfigureAwait(false);
         await stopConsumers.CancelAsync().ConfigureAwait(false);
         await consumers.ConfigureAwait(false);
         var drained = await reader.DrainAsync(options.RecoverSeconds).ConfigureAwait(false);
