@@ -129,14 +129,8 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
         }
     }
 
-    /// <summary>
-    /// The client's failures, the network's and the deadline's, not bugs (which stay 500s). Every
-    /// cancellation counts, not only the deadline's: the request's own is never passed in here, and a
-    /// client may cancel a call itself when its connection goes (RabbitMQ's did: a 500 under a stopped broker).
-    /// </summary>
-    internal static bool IsUnavailable(Exception e) =>
-        e.GetType().Namespace?.StartsWith("NATS.Client", StringComparison.Ordinal) == true
-        || e is IOException or System.Net.Sockets.SocketException or TimeoutException or OperationCanceledException;
+    /// <summary>The broker's failure (503), not a bug (500): <see cref="BrokerFailure"/>.</summary>
+    internal static bool IsUnavailable(Exception e) => BrokerFailure.Is(e, "NATS.Client");
 
     public async ValueTask DisposeAsync()
     {

@@ -166,16 +166,8 @@ public sealed class RabbitMqConnection : IAsyncDisposable
         }
     }
 
-    /// <summary>The client's failures, the network's and the deadline's, not bugs (which stay 500s).</summary>
-    /// <summary>
-    /// The client's failures, the network's and the deadline's, not bugs (which stay 500s). Every
-    /// cancellation counts, not only the deadline's: the request's own is never passed in here, and
-    /// the client cancels a call itself when its connection goes (a TaskCanceledException from
-    /// Channel.OpenAsync under a stopped broker was answered 500).
-    /// </summary>
-    internal static bool IsUnavailable(Exception e) =>
-        e.GetType().Namespace?.StartsWith("RabbitMQ.Client", StringComparison.Ordinal) == true
-        || e is IOException or SocketException or TimeoutException or OperationCanceledException;
+    /// <summary>The broker's failure (503), not a bug (500): <see cref="BrokerFailure"/>.</summary>
+    internal static bool IsUnavailable(Exception e) => BrokerFailure.Is(e, "RabbitMQ.Client");
 
     public async ValueTask DisposeAsync()
     {
