@@ -15,6 +15,7 @@ using IntegrationService.Storage.Redis;
 using IntegrationService.Storage.Tarantool;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IntegrationService;
@@ -45,6 +46,9 @@ public static class Extensions
     {
         builder.Services.AddSingleton<KvCluster>();
         builder.Services.AddHostedService<KvPeerWarmup>();
+        // On a cluster node its HTTP port also takes the other nodes' hop connections (KvPeerServer).
+        builder.Services.AddSingleton<KvPeerServer>();
+        builder.Services.AddOptions<KestrelServerOptions>().Configure<IOptions<ClusterOptions>>((kestrel, cluster) => KvPeerServer.Install(kestrel, cluster.Value));
         // Kestrel's limits: body size → 413, header size and count → 431, request line → 414, and the
         // time a client gets to send its headers (a slow client is cut off). A body sent slower than
         // 240 bytes/s after a 5 s grace is cut off too (Kestrel's default, kept). The largest valid

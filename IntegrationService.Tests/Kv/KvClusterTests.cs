@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Net;
 using System.Net.Http.Json;
 using IntegrationService.Kv;
@@ -52,7 +53,7 @@ public sealed class KvClusterTests(KvClusterFixture cluster) : IClassFixture<KvC
     }
 
     [Fact]
-    public async Task AnOwnersAnswersAreRelayedByteForByteIncludingItsProblems()
+    public async Task AnotherNodesKeyIsAnsweredAsTheOwnerWouldIncludingItsProblems()
     {
         var key = NewKeys(1)[0];
         var other = cluster.Clients[(OwnerIndex(key) + 1) % KvClusterFixture.Size];
@@ -142,5 +143,83 @@ public sealed class KvClusterTests(KvClusterFixture cluster) : IClassFixture<KvC
             Assert.Equal(cluster.Urls[i], status.Node);
             Assert.Equal(cluster.Urls, status.Nodes);
         }
+    }
+
+    [Fact]
+    public async Task ANodesConnectionOnTheHttpPortRunsItsRequestsTogetherAndAnswersInOrderServingEachWhereItArrives()
+    {
+        var keys = NewKeys(2);
+        var missing = NewKeys(1)[0];
+        using var hop = await HopAsync(0);
+
+        var written = await hop.ExchangeAsync(
+            (KvPeerOp.Put, null, keys[0], [5, 6]), (KvPeerOp.Put, null, keys[1], [7]), (KvPeerOp.Get, null, missing, null),
+            (KvPeerOp.Get, "mysql", keys[0], null), (KvPeerOp.Ping, null, "", null));
+        Assert.Equal([KvPeerOutcome.Done, KvPeerOutcome.Done, KvPeerOutcome.NotFound, KvPeerOutcome.Refused, KvPeerOutcome.Done], written.Select(r => r.Outcome));
+        Assert.Contains("mysql", written[3].Detail);
+
+        var read = await hop.ExchangeAsync((KvPeerOp.Get, null, keys[0], null), (KvPeerOp.Get, "postgres", keys[1], null));
+        Assert.Equal(new byte[] { 5, 6 }, read[0].Value);
+        Assert.Equal(new byte[] { 7 }, read[1].Value);
+        foreach (var key in keys) Assert.Equal(new[] { 1, 0, 0 }, await cluster.CopiesAsync(key)); // on node 0, whoever owns it
+
+        var deleted = await hop.ExchangeAsync((KvPeerOp.Delete, null, keys[0], null), (KvPeerOp.Delete, null, keys[1], null));
+        Assert.All(deleted, r => Assert.Equal(KvPeerOutcome.Done, r.Outcome));
+        foreach (var key in keys) Assert.Equal(new[] { 0, 0, 0 }, await cluster.CopiesAsync(key));
+    }
+
+    [Fact]
+    public async Task AConnectionThatIsNeitherHttpNorANodesIsClosed()
+    {
+        var uri = new Uri(cluster.Urls[1]);
+        using var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync(uri.Host, uri.Port);
+        var stream = client.GetStream();
+        await stream.WriteAsync("\0not-a-node/9\n"u8.ToArray());
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+        Assert.Equal(0, await stream.ReadAsync(new byte[16], timeout.Token));
+        Assert.Equal(HttpStatusCode.OK, (await cluster.Clients[1].GetAsync("/v0/status")).StatusCode); // and HTTP still is served
+    }
+
+    private async Task<RawHop> HopAsync(int node)
+    {
+        var uri = new Uri(cluster.Urls[node]);
+        var client = new System.Net.Sockets.TcpClient();
+        await client.ConnectAsync(uri.Host, uri.Port);
+        await client.GetStream().WriteAsync(KvPeerProtocol.Preface.ToArray());
+        return new RawHop(client);
+    }
+
+    /// <summary>The hop spoken by hand: a batch of request frames in one send, then their answers.</summary>
+    private sealed class RawHop(System.Net.Sockets.TcpClient client) : IDisposable
+    {
+        private byte[] _received = [];
+
+        public async Task<KvPeerReply[]> ExchangeAsync(params (KvPeerOp Op, string? Storage, string Key, byte[]? Value)[] requests)
+        {
+            var batch = new List<byte>();
+            foreach (var (op, storage, key, value) in requests)
+            {
+                var frame = new byte[KvPeerProtocol.MaxRequestBytes(value?.Length ?? 0)];
+                batch.AddRange(frame[..KvPeerProtocol.WriteRequest(frame, op, storage, key, value)]);
+            }
+            var stream = client.GetStream();
+            await stream.WriteAsync(batch.ToArray());
+            var replies = new List<KvPeerReply>();
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(10));
+            var chunk = new byte[4096];
+            while (true)
+            {
+                var buffer = new ReadOnlySequence<byte>(_received);
+                while (replies.Count < requests.Length && KvPeerProtocol.TryReadFrame(ref buffer, out var frame)) replies.Add(KvPeerProtocol.ParseReply(frame));
+                _received = buffer.ToArray();
+                if (replies.Count == requests.Length) return replies.ToArray();
+                var n = await stream.ReadAsync(chunk, timeout.Token);
+                Assert.NotEqual(0, n);
+                _received = [.. _received, .. chunk[..n]];
+            }
+        }
+
+        public void Dispose() => client.Dispose();
     }
 }

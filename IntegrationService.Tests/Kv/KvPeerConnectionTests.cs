@@ -7,39 +7,31 @@ using IntegrationService.Kv.Cluster;
 namespace IntegrationService.Tests.Kv;
 
 /// <summary>
-/// The hop's pipelined connection against a scripted owner on loopback: many requests share one
-/// connection and each caller gets its own answer in order, answers cut anywhere are read whole, and
-/// an answer that does not come, or a connection that ends, fails exactly the requests it should.
+/// The hop's pipelined connection against a scripted owner on loopback: it opens with the preface,
+/// many requests share one connection and each caller gets its own answer in order, and an answer
+/// that does not come, a frame that cannot be read, or a connection that ends, fails exactly the
+/// requests it should.
 /// </summary>
 public sealed class KvPeerConnectionTests
 {
-    private static readonly byte[] Headers = "Host: owner\r\nX-Kv-Proxied: 1\r\n"u8.ToArray();
     private static readonly TimeSpan Timeout = TimeSpan.FromMilliseconds(500);
 
     private static long Deadline(int ms = 5000) => Environment.TickCount64 + ms;
 
-    private static string Value(int status, string body) =>
-        $"HTTP/1.1 {status} OK\r\nContent-Length: {Encoding.ASCII.GetByteCount(body)}\r\nContent-Type: application/octet-stream\r\n\r\n{body}";
-
-    private const string ChunkedProblem =
-        "HTTP/1.1 404 Not Found\r\nContent-Type: application/problem+json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n2\r\n1}\r\n0\r\n\r\n";
-
-    [Fact]
-    public void PipelinedAnswersAreCutOneByOneWhereverTheBytesEnd()
+    /// <summary>A found value whose bytes are <paramref name="text"/>, as the owner frames it.</summary>
+    private static byte[] Value(string text)
     {
-        var bytes = Encoding.ASCII.GetBytes(Value(200, "one") + ChunkedProblem + Value(201, ""));
-        for (var cut = 0; cut <= bytes.Length; cut++)
-        {
-            var answers = new List<(int, string)>();
-            var received = new ReadOnlySequence<byte>(bytes[..cut]);
-            while (KvPeerConnection.TryReadAnswer(ref received, out var answer, out _)) answers.Add((answer.Status, Encoding.ASCII.GetString(answer.Body)));
-            var rest = received.ToArray().Concat(bytes[cut..]).ToArray();
-            var buffer = new ReadOnlySequence<byte>(rest);
-            while (KvPeerConnection.TryReadAnswer(ref buffer, out var answer, out _)) answers.Add((answer.Status, Encoding.ASCII.GetString(answer.Body)));
-            Assert.Equal([(200, "one"), (404, "{\"a\":1}"), (201, "")], answers);
-            Assert.True(buffer.IsEmpty);
-        }
+        var reply = new KvPeerReply(KvPeerOutcome.Value, Encoding.UTF8.GetBytes(text));
+        var frame = new byte[KvPeerProtocol.MaxReplyBytes(reply)];
+        return frame[..KvPeerProtocol.WriteReply(frame, reply)];
     }
+
+    private static byte[] Values(IEnumerable<string> texts) => texts.SelectMany(Value).ToArray();
+
+    private static string Text(KvPeerReply reply) => Encoding.UTF8.GetString(reply.Value!);
+
+    private static Task<KvPeerReply> Get(KvPeerConnection connection, string key, long deadline, CancellationToken aborted) =>
+        connection.ExchangeAsync(KvPeerOp.Get, null, key, default, deadline, aborted);
 
     [Fact]
     public async Task ManyConcurrentRequestsShareOneConnectionAndEachGetsItsOwnAnswer()
@@ -52,44 +44,42 @@ public sealed class KvPeerConnectionTests
             while (answered < count)
             {
                 var batch = await requests.ReadAsync();
-                var answers = string.Concat(batch.Select(r => Value(200, r)));
-                await stream.WriteAsync(Encoding.ASCII.GetBytes(answers));
+                await stream.WriteAsync(Values(batch));
                 answered += batch.Count;
             }
         });
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
 
         var answers = await Task.WhenAll(Enumerable.Range(0, count).Select(i =>
-            Task.Run(() => connection.ExchangeAsync("GET", "/v0/entity", $"?id=k{i}", null, Deadline(), CancellationToken.None))));
+            Task.Run(() => Get(connection, $"k{i}", Deadline(), CancellationToken.None))));
 
-        for (var i = 0; i < count; i++) Assert.Equal($"GET /v0/entity?id=k{i}", Encoding.ASCII.GetString(answers[i].Body));
+        for (var i = 0; i < count; i++) Assert.Equal($"Get k{i}", Text(answers[i]));
         Assert.Equal(1, owner.Connections);
     }
 
     [Fact]
-    public async Task ARequestWithABodySendsItsLengthAndBytes()
+    public async Task APutSendsItsArchitectureKeyAndValue()
     {
         await using var owner = new ScriptedOwner(async (stream, requests) =>
         {
             var batch = await requests.ReadAsync();
-            await stream.WriteAsync(Encoding.ASCII.GetBytes(Value(201, batch[0])));
+            await stream.WriteAsync(Value(batch[0]));
         });
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
 
-        var answer = await connection.ExchangeAsync("PUT", "/v0/entity", "?id=k", [1, 2, 3], Deadline(), CancellationToken.None);
+        var answer = await connection.ExchangeAsync(KvPeerOp.Put, "tarantool-memtx", "k", new byte[] { 1, 2, 3 }, Deadline(), CancellationToken.None);
 
-        Assert.Equal(201, answer.Status);
-        Assert.Equal("PUT /v0/entity?id=k body=010203", Encoding.ASCII.GetString(answer.Body));
+        Assert.Equal("Put k storage=tarantool-memtx value=010203", Text(answer));
     }
 
     [Fact]
     public async Task AnAnswerThatDoesNotComeTimesOutItsRequestAndTheOnesBehindItMayGoAgain()
     {
         await using var owner = new ScriptedOwner((_, _) => Task.Delay(System.Threading.Timeout.Infinite)); // reads, never answers
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
 
-        var first = connection.ExchangeAsync("GET", "/v0/entity", "?id=a", null, Deadline(300), CancellationToken.None);
-        var second = connection.ExchangeAsync("GET", "/v0/entity", "?id=b", null, Deadline(5000), CancellationToken.None);
+        var first = Get(connection, "a", Deadline(300), CancellationToken.None);
+        var second = Get(connection, "b", Deadline(5000), CancellationToken.None);
 
         await Assert.ThrowsAsync<TimeoutException>(() => first);
         var behind = await Assert.ThrowsAsync<KvPeerClosedException>(() => second);
@@ -106,18 +96,18 @@ public sealed class KvPeerConnectionTests
             var seen = new List<string>();
             while (seen.Count < 2) seen.AddRange(await requests.ReadAsync());
             await release.Task;
-            await stream.WriteAsync(Encoding.ASCII.GetBytes(string.Concat(seen.Select(r => Value(200, r)))));
+            await stream.WriteAsync(Values(seen));
         });
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
         using var leaves = new CancellationTokenSource();
 
-        var abandoned = connection.ExchangeAsync("GET", "/v0/entity", "?id=a", null, Deadline(), leaves.Token);
-        var kept = connection.ExchangeAsync("GET", "/v0/entity", "?id=b", null, Deadline(), CancellationToken.None);
+        var abandoned = Get(connection, "a", Deadline(), leaves.Token);
+        var kept = Get(connection, "b", Deadline(), CancellationToken.None);
         await leaves.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => abandoned);
         release.SetResult();
 
-        Assert.Equal("GET /v0/entity?id=b", Encoding.ASCII.GetString((await kept).Body)); // not a's answer
+        Assert.Equal("Get b", Text(await kept)); // not a's answer
         Assert.True(connection.IsOpen);
     }
 
@@ -128,36 +118,36 @@ public sealed class KvPeerConnectionTests
         {
             var seen = new List<string>();
             while (seen.Count < 3) seen.AddRange(await requests.ReadAsync());
-            await stream.WriteAsync(Encoding.ASCII.GetBytes(Value(200, seen[0])));
+            await stream.WriteAsync(Value(seen[0]));
             stream.Close();
         });
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
 
         var exchanges = Enumerable.Range(0, 3)
-            .Select(i => connection.ExchangeAsync("GET", "/v0/entity", $"?id={i}", null, Deadline(), CancellationToken.None)).ToArray();
+            .Select(i => Get(connection, $"{i}", Deadline(), CancellationToken.None)).ToArray();
 
-        Assert.Equal("GET /v0/entity?id=0", Encoding.ASCII.GetString((await exchanges[0]).Body));
+        Assert.Equal("Get 0", Text(await exchanges[0]));
         await Assert.ThrowsAsync<KvPeerClosedException>(() => exchanges[1]);
         await Assert.ThrowsAsync<KvPeerClosedException>(() => exchanges[2]);
-        await Assert.ThrowsAsync<KvPeerClosedException>(() => connection.ExchangeAsync("GET", "/v0/entity", "?id=3", null, Deadline(), CancellationToken.None));
+        await Assert.ThrowsAsync<KvPeerClosedException>(() => Get(connection, "3", Deadline(), CancellationToken.None));
     }
 
     [Fact]
-    public async Task AnAnswerWithConnectionCloseEndsTheConnectionAfterItIsDelivered()
+    public async Task AnAnswerThatCannotBeReadFailsTheOldestRequestWithTheReasonAndDropsTheConnection()
     {
         await using var owner = new ScriptedOwner(async (stream, requests) =>
         {
             var seen = new List<string>();
             while (seen.Count < 2) seen.AddRange(await requests.ReadAsync());
-            await stream.WriteAsync("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"u8.ToArray());
+            await stream.WriteAsync(new byte[] { 0, 0, 0, 1, 99 }); // a frame of an outcome that does not exist
             await Task.Delay(System.Threading.Timeout.Infinite);
         });
-        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Headers, Timeout, CancellationToken.None);
+        using var connection = await KvPeerConnection.OpenAsync(owner.EndPoint, Timeout, CancellationToken.None);
 
-        var first = connection.ExchangeAsync("GET", "/v0/entity", "?id=a", null, Deadline(), CancellationToken.None);
-        var second = connection.ExchangeAsync("GET", "/v0/entity", "?id=b", null, Deadline(), CancellationToken.None);
+        var first = Get(connection, "a", Deadline(), CancellationToken.None);
+        var second = Get(connection, "b", Deadline(), CancellationToken.None);
 
-        Assert.Equal("ok", Encoding.ASCII.GetString((await first).Body));
+        Assert.Contains("unknown outcome 99", (await Assert.ThrowsAsync<KvPeerProtocolException>(() => first)).Message);
         await Assert.ThrowsAsync<KvPeerClosedException>(() => second);
         Assert.False(connection.IsOpen);
     }
@@ -170,12 +160,12 @@ public sealed class KvPeerConnectionTests
         var endPoint = (IPEndPoint)listener.LocalEndpoint;
         listener.Stop(); // nobody listens there now
 
-        await Assert.ThrowsAsync<KvPeerConnectException>(() => KvPeerConnection.OpenAsync(endPoint, Headers, Timeout, CancellationToken.None));
+        await Assert.ThrowsAsync<KvPeerConnectException>(() => KvPeerConnection.OpenAsync(endPoint, Timeout, CancellationToken.None));
     }
 
     /// <summary>
-    /// A TCP server that reads HTTP/1.1 requests (head, and a body by Content-Length) and hands each
-    /// batch it read in one receive, as "METHOD target [body=hex]", to a script that writes the answers.
+    /// A TCP server that checks the preface, reads request frames and hands each batch it read in one
+    /// receive, as "Op key [storage=name] [value=hex]", to a script that writes the answers.
     /// </summary>
     private sealed class ScriptedOwner : IAsyncDisposable
     {
@@ -240,8 +230,18 @@ public sealed class KvPeerConnectionTests
                     var n = await stream.ReadAsync(chunk);
                     if (n == 0) return;
                     received.AddRange(chunk.AsSpan(0, n));
+                    if (received.Count < KvPeerProtocol.Preface.Length) continue;
+                    Assert.Equal(KvPeerProtocol.Preface.ToArray(), received.GetRange(0, KvPeerProtocol.Preface.Length));
+                    var buffer = new ReadOnlySequence<byte>(received.Skip(KvPeerProtocol.Preface.Length).ToArray());
                     var batch = new List<string>();
-                    while (TryCut(received, out var request)) batch.Add(request);
+                    var start = buffer.Length;
+                    while (KvPeerProtocol.TryReadFrame(ref buffer, out var frame))
+                    {
+                        var request = KvPeerProtocol.ParseRequest(frame);
+                        batch.Add($"{request.Op} {request.Key}" + (request.Storage is null ? "" : $" storage={request.Storage}") +
+                                  (request.Value is null ? "" : $" value={Convert.ToHexString(request.Value)}"));
+                    }
+                    received.RemoveRange(KvPeerProtocol.Preface.Length, (int)(start - buffer.Length));
                     if (batch.Count > 0) await requests.WriteAsync(batch);
                 }
             }
@@ -249,22 +249,6 @@ public sealed class KvPeerConnectionTests
             {
                 // closed
             }
-        }
-
-        private static bool TryCut(List<byte> received, out string request)
-        {
-            request = "";
-            var text = Encoding.ASCII.GetString(received.ToArray());
-            var end = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
-            if (end < 0) return false;
-            var lines = text[..end].Split("\r\n");
-            var length = lines.Skip(1).Where(l => l.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase))
-                .Select(l => int.Parse(l["Content-Length:".Length..].Trim(), System.Globalization.CultureInfo.InvariantCulture)).FirstOrDefault();
-            if (received.Count < end + 4 + length) return false;
-            var line = lines[0].Split(' ');
-            request = $"{line[0]} {line[1]}" + (length > 0 ? $" body={Convert.ToHexString(received.GetRange(end + 4, length).ToArray())}" : "");
-            received.RemoveRange(0, end + 4 + length);
-            return true;
         }
     }
 }

@@ -57,21 +57,24 @@ public static class KvEndpoints
     }
 
     /// <summary>Bound and checked (<see cref="KvEntityRequest"/>); a key another node owns never gets here (<see cref="KvOwnerRouting"/>).</summary>
-    private static async Task<IResult> EntityAsync(KvEntityRequest request, HttpContext context, CancellationToken cancellationToken)
+    private static Task<IResult> EntityAsync(KvEntityRequest request, HttpContext context, CancellationToken cancellationToken) =>
+        request.Problem is not null ? Task.FromResult(request.Problem) : ServeAsync(request, request.Store, context, cancellationToken);
+
+    /// <summary>A valid request served by <paramref name="store"/>: this node's, or the owner's on a cluster (<see cref="KvPeerStore"/>).</summary>
+    internal static async Task<IResult> ServeAsync(KvEntityRequest request, IKvStore store, HttpContext context, CancellationToken cancellationToken)
     {
-        if (request.Problem is not null) return request.Problem;
         var method = context.Request.Method;
         if (HttpMethods.IsGet(method))
         {
-            var value = await request.Store.GetAsync(request.Key, cancellationToken);
+            var value = await store.GetAsync(request.Key, cancellationToken);
             return value is null ? ApiResults.NotFound($"No value for id '{request.Key}'.") : Results.Bytes(value, "application/octet-stream");
         }
         if (HttpMethods.IsPut(method))
         {
-            await request.Store.PutAsync(request.Key, request.Value, cancellationToken);
+            await store.PutAsync(request.Key, request.Value, cancellationToken);
             return Results.StatusCode(StatusCodes.Status201Created);
         }
-        await request.Store.DeleteAsync(request.Key, cancellationToken);
+        await store.DeleteAsync(request.Key, cancellationToken);
         return Results.StatusCode(StatusCodes.Status202Accepted);
     }
 

@@ -8,23 +8,22 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// The sharded key-value topology: which node owns a key (<see cref="RendezvousHashing"/>), and the
-/// proxy hop to it. A node that does not own a key forwards the request to the owner over a few
-/// keep-alive HTTP/1.1 connections of its own that carry many requests at once (<see cref="KvPeerConnection"/>,
-/// pipelined) and relays its answer byte for byte; a forwarded request carries <see cref="ProxiedHeader"/>
-/// and is always served where it arrives, so nothing is forwarded twice. An owner that cannot be
+/// proxy hop to it. A node that does not own a key has the owner run the store operation over a few
+/// connections of its own that carry many requests at once (<see cref="KvPeerConnection"/>, the hop's
+/// own frames, pipelined) and answers the client itself from the owner's result, exactly as it answers
+/// a key of its own (<see cref="KvPeerStore"/>); the owner serves a forwarded request itself, so nothing
+/// is forwarded twice. An owner that cannot be
 /// reached in time makes its keys, and only its keys, answer 503; so does one that already has
 /// <see cref="ClusterOptions.MaxInFlightPerNode"/> of this node's requests in hand beyond
 /// <see cref="ClusterOptions.ProxyQueueWaitMs"/> (shed before anything is sent).
 /// </summary>
 public sealed class KvCluster : IDisposable
 {
-    /// <summary>Marks a request one node forwarded to another.</summary>
+    /// <summary>An HTTP request that carries it is served where it arrives, whoever owns its key (to read one node's own copy).</summary>
     public const string ProxiedHeader = "X-Kv-Proxied";
 
-    /// <summary>On a relayed answer: the node that served it.</summary>
+    /// <summary>On an answer about another node's key: the node that served it.</summary>
     public const string OwnerHeader = "X-Kv-Owner";
-
-    private const string EntityPath = "/v0/entity";
 
     private readonly RendezvousHashing? _hashing;
     private readonly KvPeer?[] _peers = []; // by node index, null for this node
@@ -62,21 +61,19 @@ public sealed class KvCluster : IDisposable
         _hashing is null || request.Headers.ContainsKey(ProxiedHeader) ? null : _peers[_hashing.OwnerIndex(key)];
 
     /// <summary>
-    /// Forwards the request (method, query and <paramref name="value"/>) to <paramref name="owner"/> and
-    /// writes its answer as this request's. Throws <see cref="BackendOverloadedException"/> when no
-    /// connection to the owner frees up in time (nothing sent) and <see cref="StorageUnavailableException"/>
+    /// Has <paramref name="owner"/> run <paramref name="op"/> on <paramref name="key"/> of the architecture
+    /// <paramref name="storage"/> and returns its answer. Throws <see cref="BackendOverloadedException"/>
+    /// when no place to the owner frees up in time (nothing sent) and <see cref="StorageUnavailableException"/>
     /// when the owner does not answer in time (a write may then have been applied: in doubt).
     /// </summary>
-    public async Task ForwardAsync(HttpContext context, KvPeer owner, byte[]? value)
+    internal async Task<KvPeerReply> ForwardAsync(KvPeer owner, KvPeerOp op, string? storage, string key, ReadOnlyMemory<byte> value, CancellationToken aborted)
     {
-        var aborted = context.RequestAborted;
-        var request = context.Request;
         if (!owner.InFlight.Wait(0)) await WaitForPlaceAsync(owner, aborted);
-        RelayedAnswer answer;
         try
         {
-            answer = await ExchangeAsync(owner, request.Method, EntityPath, request.QueryString.Value, value, aborted);
+            var reply = await ExchangeAsync(owner, op, storage, key, value, aborted);
             owner.Relayed.Inc();
+            return reply;
         }
         catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or TimeoutException)
         {
@@ -84,19 +81,17 @@ public sealed class KvCluster : IDisposable
             // so the exception handler answers 499 rather than a 500.
             if (aborted.IsCancellationRequested) throw new OperationCanceledException("The client went away.", e, aborted);
             owner.Unavailable.Inc();
-            throw Unavailable(owner, request.Method, e);
+            throw Unavailable(owner, op, e);
         }
         finally
         {
             owner.InFlight.Release(); // the answer is read whole (or will never be awaited)
         }
-        await answer.WriteAsync(context.Response, owner.Url, aborted);
     }
 
     /// <summary>
-    /// A GET to <paramref name="peer"/>'s <c>/v0/status</c> on its connection <paramref name="slot"/>,
-    /// within the proxy timeout; true when it answered 200. Used to open connections ahead of the first
-    /// forwarded request.
+    /// A ping to <paramref name="peer"/> on its connection <paramref name="slot"/>, within the proxy
+    /// timeout; true when it answered. Used to open connections ahead of the first forwarded request.
     /// </summary>
     internal async Task<bool> PingAsync(KvPeer peer, int slot, CancellationToken cancellationToken)
     {
@@ -105,8 +100,8 @@ public sealed class KvCluster : IDisposable
         try
         {
             var connection = await peer.ConnectionAsync(slot, TimeSpan.FromMilliseconds(_timeoutMs), cancellationToken);
-            var answer = await connection.ExchangeAsync(HttpMethods.Get, "/v0/status", null, null, Environment.TickCount64 + _timeoutMs, cancellationToken);
-            return answer.Status == StatusCodes.Status200OK;
+            var answer = await connection.ExchangeAsync(KvPeerOp.Ping, null, "", default, Environment.TickCount64 + _timeoutMs, cancellationToken);
+            return answer.Outcome == KvPeerOutcome.Done;
         }
         catch (Exception e) when (e is IOException or SocketException or TimeoutException || (e is OperationCanceledException && !cancellationToken.IsCancellationRequested))
         {
@@ -138,7 +133,7 @@ public sealed class KvCluster : IDisposable
     /// is left: every key-value request may be repeated safely (GET; PUT and DELETE set the same state
     /// again), and most often it was never read (the owner restarted, or closed an idle connection).
     /// </summary>
-    private async Task<RelayedAnswer> ExchangeAsync(KvPeer owner, string method, string path, string? query, byte[]? body, CancellationToken aborted)
+    private async Task<KvPeerReply> ExchangeAsync(KvPeer owner, KvPeerOp op, string? storage, string key, ReadOnlyMemory<byte> value, CancellationToken aborted)
     {
         var deadline = Environment.TickCount64 + _timeoutMs;
         KvPeerClosedException? earlier = null;
@@ -156,7 +151,7 @@ public sealed class KvCluster : IDisposable
             }
             try
             {
-                return await connection.ExchangeAsync(method, path, query, body, deadline, aborted);
+                return await connection.ExchangeAsync(op, storage, key, value, deadline, aborted);
             }
             catch (KvPeerClosedException e) when (earlier is null && Environment.TickCount64 < deadline)
             {
@@ -165,12 +160,13 @@ public sealed class KvCluster : IDisposable
         }
     }
 
-    private StorageUnavailableException Unavailable(KvPeer owner, string method, Exception e)
+    private StorageUnavailableException Unavailable(KvPeer owner, KvPeerOp op, Exception e)
     {
         var reason = e is OperationCanceledException or TimeoutException ? $"no answer within {_timeoutMs} ms" : e.Message;
         // A request that never left (no connection) changed nothing; one that did may have been applied.
-        if (e is not KvPeerConnectException && !HttpMethods.IsGet(method))
+        if (e is not KvPeerConnectException && (op is KvPeerOp.Put or KvPeerOp.Delete))
         {
+            var method = op == KvPeerOp.Put ? HttpMethods.Put : HttpMethods.Delete;
             reason += $". The {method} reached the owner and may still have been applied: the write is in doubt " +
                 "(read the key back, or repeat the request: a PUT or DELETE may be repeated safely).";
         }

@@ -2,8 +2,9 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// The endpoint filter of the <c>/v0/entity</c> group on a cluster node: a valid request for a key
-/// another node owns is forwarded to that owner and its answer relayed (<see cref="KvCluster.ForwardAsync"/>);
-/// every other request, a bad one included, goes on to the handler, which then serves only local keys.
+/// another node owns is served by the same handler code with that owner's store (<see cref="KvPeerStore"/>,
+/// the hop), its answer naming the owner (<see cref="KvCluster.OwnerHeader"/>); every other request, a
+/// bad one included, goes on to the handler with this node's store.
 /// </summary>
 public sealed class KvOwnerRouting(KvCluster cluster) : IEndpointFilter
 {
@@ -13,14 +14,13 @@ public sealed class KvOwnerRouting(KvCluster cluster) : IEndpointFilter
         var request = context.GetArgument<KvEntityRequest>(0); // the handler's first parameter
         if (request.Problem is null && cluster.OwnerOf(http.Request, request.Key) is { } owner)
         {
-            return RelayAsync(http, owner, request.Value);
+            http.Response.Headers[KvCluster.OwnerHeader] = owner.Url;
+            var store = new KvPeerStore(cluster, owner, http.Request.Query["storage"]);
+            return ServeAsync(request, store, http);
         }
         return next(context);
     }
 
-    private async ValueTask<object?> RelayAsync(HttpContext context, KvPeer owner, byte[]? value)
-    {
-        await cluster.ForwardAsync(context, owner, value);
-        return Results.Empty; // the owner's answer is already written
-    }
+    private static async ValueTask<object?> ServeAsync(KvEntityRequest request, KvPeerStore store, HttpContext http) =>
+        await KvEndpoints.ServeAsync(request, store, http, http.RequestAborted);
 }

@@ -1,5 +1,4 @@
 using System.Net;
-using System.Text;
 using Prometheus;
 
 namespace IntegrationService.Kv.Cluster;
@@ -13,7 +12,6 @@ namespace IntegrationService.Kv.Cluster;
 public sealed class KvPeer : IDisposable
 {
     private readonly EndPoint _endPoint;
-    private readonly byte[] _headers;
     private readonly KvPeerConnection?[] _connections;
     private readonly Task<KvPeerConnection>?[] _opening; // one attempt per slot at a time, shared by its callers
     private readonly Lock _lock = new();
@@ -25,7 +23,6 @@ public sealed class KvPeer : IDisposable
         Url = url;
         var uri = new Uri(url);
         _endPoint = IPAddress.TryParse(uri.Host, out var address) ? new IPEndPoint(address, uri.Port) : new DnsEndPoint(uri.Host, uri.Port);
-        _headers = Encoding.ASCII.GetBytes($"Host: {uri.Authority}\r\n{KvCluster.ProxiedHeader}: 1\r\n");
         MaxInFlight = maxInFlight;
         InFlight = new SemaphoreSlim(maxInFlight, maxInFlight);
         _connections = new KvPeerConnection?[connections];
@@ -93,7 +90,7 @@ public sealed class KvPeer : IDisposable
     private async Task<KvPeerConnection> ConnectAsync(int slot, TimeSpan connectTimeout)
     {
         await Task.Yield(); // the attempt is stored under the lock before it can complete
-        var connection = await KvPeerConnection.OpenAsync(_endPoint, _headers, connectTimeout, CancellationToken.None);
+        var connection = await KvPeerConnection.OpenAsync(_endPoint, connectTimeout, CancellationToken.None);
         lock (_lock)
         {
             if (_disposed)

@@ -2,7 +2,7 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// Opens <see cref="ClusterOptions.WarmConnectionsPerNode"/> of the connections to each other node once
-/// at start, by a <c>GET /v0/status</c> on each, so that the first forwarded requests do not pay a TCP
+/// at start, by a ping on each, so that the first forwarded requests do not pay a TCP
 /// connect. The nodes start together: a node not answering yet is asked again every
 /// half second for up to a minute, then left to the first requests.
 /// </summary>
