@@ -15,10 +15,7 @@ public readonly record struct TcpKeepAlive(int IdleSeconds, int IntervalSeconds,
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, IdleSeconds);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, IntervalSeconds);
-            socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, RetryCount);
+            ApplyTo(socket);
             return socket;
         }
         catch
@@ -26,5 +23,14 @@ public readonly record struct TcpKeepAlive(int IdleSeconds, int IntervalSeconds,
             socket.Dispose();
             throw;
         }
+    }
+
+    /// <summary>Turns keepalive on, with these settings, on a socket made elsewhere (an accepted one).</summary>
+    public void ApplyTo(Socket socket)
+    {
+        socket.SetSocketOption(SocketOptionLevel.Socket, SocketOptionName.KeepAlive, true);
+        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveTime, IdleSeconds);
+        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveInterval, IntervalSeconds);
+        socket.SetSocketOption(SocketOptionLevel.Tcp, SocketOptionName.TcpKeepAliveRetryCount, RetryCount);
     }
 }

@@ -8,12 +8,13 @@ namespace IntegrationService.Kv.Cluster;
 
 /// <summary>
 /// The sharded key-value topology: which node owns a key (<see cref="RendezvousHashing"/>), and the
-/// proxy hop to it. A node that does not own a key has the owner run the store operation over a few
-/// connections of its own that carry many requests at once (<see cref="KvPeerConnection"/>, the hop's
-/// own frames, pipelined) and answers the client itself from the owner's result, exactly as it answers
-/// a key of its own (<see cref="KvPeerStore"/>); the owner serves a forwarded request itself, so nothing
-/// is forwarded twice. An owner that cannot be
-/// reached in time makes its keys, and only its keys, answer 503; so does one that already has
+/// proxy hop to it. A node that does not own a key has the owner run the store operation over
+/// connections of its own (<see cref="ClusterOptions.ConnectionsPerNode"/>, one by default) that carry
+/// many requests at once (<see cref="KvPeerConnection"/>, the hop's own frames, pipelined) and answers
+/// the client itself from the owner's result, exactly as it answers a key of its own
+/// (<see cref="KvPeerStore"/>); the owner serves a forwarded request itself (<see cref="KvPeerServer"/>),
+/// so nothing is forwarded twice. An owner that cannot be reached in time makes its keys, and only
+/// its keys, answer 503; so does one that already has
 /// <see cref="ClusterOptions.MaxInFlightPerNode"/> of this node's requests in hand beyond
 /// <see cref="ClusterOptions.ProxyQueueWaitMs"/> (shed before anything is sent).
 /// </summary>

@@ -28,7 +28,8 @@ internal sealed class KvPeerConnection : IDisposable
 {
     // An idle connection to a node whose host vanished without a FIN would otherwise look open until
     // the next request waited out its timeout.
-    private static readonly TcpKeepAlive KeepAlive = new(IdleSeconds: 30, IntervalSeconds: 5, RetryCount: 3);
+    // The owner sets the same on its side (KvPeerServer).
+    internal static readonly TcpKeepAlive KeepAlive = new(IdleSeconds: 30, IntervalSeconds: 5, RetryCount: 3);
 
     private const int SendBufferBytes = 16 * 1024;
     private const int ReceiveBufferBytes = 16 * 1024;

@@ -4,6 +4,7 @@ using System.Threading.Channels;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Limits;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Connections.Features;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 
@@ -66,6 +67,9 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
             {
                 if (!buffer.Slice(0, preface).ToArray().AsSpan().SequenceEqual(KvPeerProtocol.Preface)) return; // neither HTTP nor a node: closed
                 input.AdvanceTo(buffer.GetPosition(preface));
+                // A node whose host vanished without a FIN would otherwise hold this connection, and its
+                // reads, for good: nothing times out an idle node's connection.
+                if (connection.Features.Get<IConnectionSocketFeature>()?.Socket is { } socket) KvPeerConnection.KeepAlive.ApplyTo(socket);
                 await ServeAsync(connection);
                 return;
             }
