@@ -9,4 +9,7 @@ public sealed class StorageUnavailableException(string backend, string message, 
 {
     /// <summary>The backend kind that failed, e.g. "postgres", "tarantool", "redis-cache".</summary>
     public string Backend { get; } = backend;
+
+    /// <summary>What happened, without the backend's name (the message is "backend: reason").</summary>
+    public string Reason { get; } = message;
 }

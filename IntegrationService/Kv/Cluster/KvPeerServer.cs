@@ -153,9 +153,7 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
         catch (StorageUnavailableException e)
         {
             // The forwarding node throws it again with the same backend and detail: the client reads this node's 503.
-            var prefix = e.Backend + ": ";
-            var detail = e.Message.StartsWith(prefix, StringComparison.Ordinal) ? e.Message[prefix.Length..] : e.Message;
-            return new KvPeerReply(KvPeerOutcome.Unavailable, Backend: e.Backend, Detail: detail);
+            return new KvPeerReply(KvPeerOutcome.Unavailable, Backend: e.Backend, Detail: e.Reason);
         }
         catch (BackendOverloadedException e)
         {
