@@ -15,7 +15,7 @@ namespace IntegrationService.Storage.Postgres;
 /// oldest to the read that came first. One read per statement made 64 readers each scan the head,
 /// step over each other's locked rows and commit one by one (reads at the SLO were a third of writes
 /// in the bench, issue 24); now only <see cref="PostgresOptions.QueueTakesInFlight"/> takes contend,
-/// and each scans from just past the last id taken (<see cref="QueueTakeCursor"/>), not over the dead
+/// and most scan from just past the last id taken (<see cref="QueueTakeCursor"/>), not over the dead
 /// index entries the deletes leave at the head.
 /// </para>
 /// </summary>
@@ -58,17 +58,21 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
 
     /// <summary>
     /// Deletes up to <paramref name="count"/> of the oldest unlocked messages from the cursor's id on
-    /// (<see cref="QueueTakeCursor"/>) and returns them oldest first.
+    /// (<see cref="QueueTakeCursor"/>) and returns them oldest first. A take that finds too few takes
+    /// the rest from the floor, and one that found none at all looks from the head before it answers
+    /// "empty".
     /// </summary>
     private async Task<IReadOnlyList<QueueMessage>> TakeAsync(int count)
     {
         var from = _cursor.Next();
         var taken = await TakeFromAsync(count, from);
-        if (taken.Count < count && from != QueueTakeCursor.Head)
+        if (taken.Count < count && _cursor.Floor is var floor && floor < from)
         {
-            // Nothing more past the cursor: what waits behind it (a late commit) is served now.
-            taken.AddRange(await TakeFromAsync(count - taken.Count, QueueTakeCursor.Head));
+            // Nothing more past the cursor: what committed behind it lately is served now.
+            taken.AddRange(await TakeFromAsync(count - taken.Count, floor));
+            from = floor;
         }
+        if (taken.Count == 0 && from != QueueTakeCursor.Head) taken.AddRange(await TakeFromAsync(count, QueueTakeCursor.Head));
         if (taken.Count == 0) return taken;
         taken.Sort(static (a, b) => a.Id.CompareTo(b.Id));
         _cursor.Taken(taken[^1].Id);
