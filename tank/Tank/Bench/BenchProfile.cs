@@ -56,17 +56,22 @@ public sealed record BenchProfile
         AmmoCount = 5_000,
     };
 
-    // 25 cells (10 author/item, 15 queue) of about 88 s each: probe 2 s, warm-up 2 s, a ramp of
+    // 25 cells (10 author/item, 15 queue) of about 93 s each: probe 7 s, warm-up 2 s, a ramp of
     // 6 s, about 10 s of preparations; the first search three 3-s holds (from the ramp's estimate)
     // and a 15-s confirmation, each later one a single hold above the best confirmed rate and a
-    // confirmation, each hold after 1 s unrecorded at its rate: about 38 minutes on 2 cores before
-    // the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md, 45 min 46 s).
+    // confirmation, each hold after 1 s unrecorded at its rate: about 40 minutes on 2 cores before
+    // the holds held again and the confirmations retried 20 % lower (measured: OPERATIONS.md).
     private static readonly BenchProfile DefaultProfile = new()
     {
         Quick = false,
         Locations = 100_000,
         Items = 500_000,
-        ProbeSchedule = "const(64, 1s) const(0, 1s)",
+        // The probe is a cell's first load: 6 s at full load (closed, so no backlog is left) bring
+        // the service's code for the cell to its final tier and a server to steady state before
+        // anything is measured, and C is the median of its inner seconds, on warm code. With 1 s the
+        // first cell of a queue on a fresh server was flagged cold in one run of two (beanstalkd
+        // queue-write, p99 22.3 ms in the ramp's first 3 s against 5.80 later, 2026-11-27).
+        ProbeSchedule = "const(64, 6s) const(0, 1s)",
         // 1 s cost the run of 2026-11-26T14:51 a cold flag (nats-jetstream queue-read: p99 15.4 ms in
         // the ramp's first 3 s against 3.63 later); the run before, with 2 s, had none.
         WarmupSeconds = 2,
@@ -77,7 +82,7 @@ public sealed record BenchProfile
         ConfirmSeconds = 15,
         PrefillSchedule = "const(1000, 5s)",
         PrefillCount = 5_000,
-        QueueProbeDepth = 100_000,
+        QueueProbeDepth = 200_000, // the probe's 6 s at up to 25 000 reads/s must not run the queue dry
         KvKeys = 100_000,
         ClusterWarmupSeconds = 20,
         AmmoCount = 200_000,
