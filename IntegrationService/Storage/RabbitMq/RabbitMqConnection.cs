@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net.Sockets;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace IntegrationService.Storage.RabbitMq;
 
@@ -11,7 +12,8 @@ namespace IntegrationService.Storage.RabbitMq;
 /// it back; a channel whose call failed or timed out is closed instead, since it may still owe an
 /// answer or hold an unacknowledged message (closing returns that message to the queue). The
 /// connection is opened on first use and, once open, recovered by the client itself (automatic
-/// recovery, every second); meanwhile calls fail at once. Failures become
+/// recovery, every second); meanwhile calls fail at once. A connection that can open no more
+/// channels (numbers lost to timed-out openings) is replaced. Failures become
 /// <see cref="StorageUnavailableException"/>.
 /// </summary>
 public sealed class RabbitMqConnection : IAsyncDisposable
@@ -54,6 +56,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             SocketWriteTimeout = timeout,
             // A broker that stops answering without closing the socket is noticed within this.
             RequestedHeartbeat = TimeSpan.FromSeconds(10),
+            RequestedChannelMax = (ushort)options.ChannelMax,
         };
     }
 
@@ -99,7 +102,19 @@ public sealed class RabbitMqConnection : IAsyncDisposable
         }
         var connection = await ConnectAsync(cancellationToken);
         if (!connection.IsOpen) throw new StorageUnavailableException(BackendName, $"connection lost, reconnecting: {connection.CloseReason?.ReplyText}");
-        var channel = await connection.CreateChannelAsync(ChannelOptions, cancellationToken);
+        IChannel channel;
+        try
+        {
+            channel = await connection.CreateChannelAsync(ChannelOptions, cancellationToken);
+        }
+        catch (ChannelAllocationException e)
+        {
+            // The client loses track of a channel whose opening timed out (rabbitmq-dotnet-client
+            // issue 1573): its number stays taken on both sides. After ChannelMax of those the
+            // connection can open no channel at all; closing it frees them all.
+            Retire(connection);
+            throw new StorageUnavailableException(BackendName, $"the connection has no channel left ({e.Message}); opening a new one", e);
+        }
         try
         {
             // Idempotent: declares the queue if the broker lost it (a new data directory) or never had it.
@@ -126,7 +141,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     /// </summary>
     private async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)
     {
-        if (_connection is { } open) return open;
+        if (Volatile.Read(ref _connection) is { } open) return open;
         if (Environment.TickCount64 < Volatile.Read(ref _nextAttemptMs)) throw new StorageUnavailableException(BackendName, _lastFailure);
         await _connecting.WaitAsync(cancellationToken);
         try
@@ -147,6 +162,27 @@ public sealed class RabbitMqConnection : IAsyncDisposable
         {
             _connecting.Release();
         }
+    }
+
+    /// <summary>
+    /// Stops handing out <paramref name="connection"/>: the next call opens a new connection, and
+    /// this one is closed in the background (the broker then returns the unacknowledged messages of
+    /// its channels to the queue). Calls still running on it fail as unavailable.
+    /// </summary>
+    private void Retire(IConnection connection)
+    {
+        if (Interlocked.CompareExchange(ref _connection, null, connection) != connection) return;
+        _ = Task.Run(async () =>
+        {
+            try
+            {
+                await connection.AbortAsync(TimeSpan.FromMilliseconds(_options.TimeoutMs));
+                await connection.DisposeAsync();
+            }
+            catch (Exception e) when (IsUnavailable(e))
+            {
+            }
+        });
     }
 
     /// <summary>Closes a channel in the background, within the deadline; it is being dropped, so failures do not matter.</summary>

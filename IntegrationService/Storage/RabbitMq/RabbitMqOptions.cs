@@ -32,6 +32,13 @@ public sealed class RabbitMqOptions
     [Range(10, 60_000)]
     public int TimeoutMs { get; set; } = 2000;
 
+    /// <summary>
+    /// The most channels the connection asks the broker for (the broker's own limit, 2047 by default,
+    /// wins if lower). Tests lower it to run out quickly.
+    /// </summary>
+    [Range(1, 65535)]
+    public int ChannelMax { get; set; } = 2047;
+
     /// <summary>Open channels kept for reuse; more are opened under load and closed when returned.</summary>
     [Range(1, 1024)]
     public int MaxIdleChannels { get; set; } = 64;
