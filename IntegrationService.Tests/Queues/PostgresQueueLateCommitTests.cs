@@ -28,13 +28,12 @@ public sealed class PostgresQueueLateCommitTests(ServiceFixture service) : IClas
         for (var i = 0; i < 3; i++) await WriteAsync(client, $"on-time-{i}");
         for (var i = 0; i < 3; i++) Assert.Equal($"on-time-{i}", await ReadKeyAsync(client));
 
-        // One commits now: the cursor finds nothing past it, the floor (the cursor of at least a
-        // second ago, still below it) does.
+        // One commits now: the cursor finds nothing past it, so the take looks behind it.
         await InsertAsync(database, late[0], "late-0");
         Assert.Equal("late-0", await ReadKeyAsync(client));
 
-        // The floor moves past them once the cursor has been there for a second: the other one,
-        // committed now, is below the floor too and is found from the head before "empty".
+        // Once the cursor has been past them for a second the floor is past them too: the other one,
+        // committed now, is found from the head before "empty".
         await Task.Delay(QueueTakeCursor.FloorLag);
         Assert.Equal(HttpStatusCode.NoContent, (await client.GetAsync("/read/postgres")).StatusCode);
         await Task.Delay(QueueTakeCursor.FloorLag);

@@ -58,21 +58,23 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
 
     /// <summary>
     /// Deletes up to <paramref name="count"/> of the oldest unlocked messages from the cursor's id on
-    /// (<see cref="QueueTakeCursor"/>) and returns them oldest first. A take that finds too few takes
-    /// the rest from the floor, and one that found none at all looks from the head before it answers
-    /// "empty".
+    /// (<see cref="QueueTakeCursor"/>) and returns them oldest first. A take that finds none past the
+    /// cursor looks from the head before it answers "empty"; one that finds some, but too few, takes
+    /// the rest from the floor.
     /// </summary>
     private async Task<IReadOnlyList<QueueMessage>> TakeAsync(int count)
     {
         var from = _cursor.Next();
         var taken = await TakeFromAsync(count, from);
-        if (taken.Count < count && _cursor.Floor is var floor && floor < from)
+        if (taken.Count == 0 && from != QueueTakeCursor.Head)
         {
-            // Nothing more past the cursor: what committed behind it lately is served now.
-            taken.AddRange(await TakeFromAsync(count - taken.Count, floor));
-            from = floor;
+            taken = await TakeFromAsync(count, QueueTakeCursor.Head);
         }
-        if (taken.Count == 0 && from != QueueTakeCursor.Head) taken.AddRange(await TakeFromAsync(count, QueueTakeCursor.Head));
+        else if (taken.Count < count && _cursor.Floor is var floor && floor < from)
+        {
+            // The queue past the cursor ran out: what committed behind it lately is served now.
+            taken.AddRange(await TakeFromAsync(count - taken.Count, floor));
+        }
         if (taken.Count == 0) return taken;
         taken.Sort(static (a, b) => a.Id.CompareTo(b.Id));
         _cursor.Taken(taken[^1].Id);

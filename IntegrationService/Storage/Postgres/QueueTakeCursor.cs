@@ -14,9 +14,9 @@ namespace IntegrationService.Storage.Postgres;
 /// since, which is rare, so the floor scan walks only the last second or two of dead entries;</item>
 /// <item>the head, at most once per <see cref="HeadScanInterval"/>, for those rare ones.</item>
 /// </list>
-/// <see cref="PostgresQueueStore"/> also scans from the floor for the rest of a take that found too
-/// few from the cursor on, and from the head before it answers "empty", so "empty" is never an
-/// answer while a committed message waits.
+/// <see cref="PostgresQueueStore"/> also scans from the floor for the rest of a take that found some
+/// but too few from the cursor on, and from the head when it found none (before it answers "empty"),
+/// so "empty" is never an answer while a committed message waits.
 /// This is a hint only: each message is still taken once, by the statement's row locks.
 /// </summary>
 internal sealed class QueueTakeCursor(TimeProvider time)

@@ -171,18 +171,20 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     /// </summary>
     private void Retire(IConnection connection)
     {
-        if (Interlocked.CompareExchange(ref _connection, null, connection) != connection) return;
-        _ = Task.Run(async () =>
+        if (Interlocked.CompareExchange(ref _connection, null, connection) == connection) _ = CloseAsync(connection);
+    }
+
+    /// <summary>Closes a retired connection, within the deadline; AbortAsync does not throw for the broker's failures.</summary>
+    private async Task CloseAsync(IConnection connection)
+    {
+        try
         {
-            try
-            {
-                await connection.AbortAsync(TimeSpan.FromMilliseconds(_options.TimeoutMs));
-                await connection.DisposeAsync();
-            }
-            catch (Exception e) when (IsUnavailable(e))
-            {
-            }
-        });
+            await connection.AbortAsync(TimeSpan.FromMilliseconds(_options.TimeoutMs));
+        }
+        finally
+        {
+            await connection.DisposeAsync();
+        }
     }
 
     /// <summary>Closes a channel in the background, within the deadline; it is being dropped, so failures do not matter.</summary>
