@@ -102,13 +102,14 @@ public sealed class KvHopBoundTests : IAsyncLifetime
         }
         // Its place is free again: the next request is sent, not shed. It waits on the one connection
         // behind the abandoned request, which the owner never answers; at that one's deadline the
-        // connection is dropped and the next request goes once more on a second connection, where it
-        // times out: 503, and the owner has seen two connections.
+        // connection is dropped and the next request goes once more on a second connection if its own
+        // deadline leaves time for it (on a busy machine it may not), where it times out: 503, and the
+        // owner has seen one or two connections — never a shed answer, which would not reach the owner.
         await WaitUntilAsync(async () => (await MetricsAsync()).Contains("status=\"499\""));
         var next = await _client.GetAsync($"/v0/entity?id={key}");
         var problem = await next.Content.ReadFromJsonAsync<ProblemDetails>();
         Assert.Equal("Storage unavailable", problem!.Title);
-        Assert.Equal(2, _owner.Connections);
+        Assert.InRange(_owner.Connections, 1, 2);
         Assert.DoesNotContain("status=\"500\"", await MetricsAsync());
     }
 

@@ -42,9 +42,10 @@ public sealed class StalledNode : IAsyncDisposable
                 _ = DrainAsync(client.GetStream());
             }
         }
-        catch (OperationCanceledException)
+        catch (Exception) when (_stop.IsCancellationRequested)
         {
-            // stopped
+            // Stopped: after the listener stops, accepting throws InvalidOperationException or SocketException,
+            // not only OperationCanceledException.
         }
     }
 

@@ -32,7 +32,7 @@ public sealed class TrivialHttpServer : IAsyncDisposable
         {
             Socket socket;
             try { socket = await _listener.AcceptSocketAsync(_stop.Token); }
-            catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException) { return; }
+            catch (Exception) when (_stop.IsCancellationRequested) { return; } // a stopped listener throws InvalidOperationException too
             socket.NoDelay = true;
             _ = ServeAsync(socket);
         }
