@@ -1,6 +1,8 @@
 # The IntegrationService image: docker build -t integrationservice .
 # Runs the API on port 8080 as a non-root user; configuration comes from the environment
-# (Postgres__ConnectionString, Tarantool__Host, Redis__Cache, … — see infra/provision/app.sh).
+# (Postgres__ConnectionString, Tarantool__Host, Redis__Cache, … — see infra/provision/app.sh): the image
+# holds no infra/config/ports.txt, so no endpoint has a default, and one left unset stops the start-up
+# with its name.
 
 # ---- build: restore is its own layer, cached until a project or props file changes ----------
 FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build

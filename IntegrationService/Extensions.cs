@@ -23,9 +23,14 @@ namespace IntegrationService;
 /// <summary>The service's registrations, read top to bottom like a table of contents.</summary>
 public static class Extensions
 {
-    /// <summary>Every storage technology, the architectures composed from them, and the registry that selects among them.</summary>
+    /// <summary>
+    /// Every storage technology, the architectures composed from them, and the registry that selects
+    /// among them; their default endpoints, below every other configuration source, are the user's
+    /// servers of infra/config/ports.txt when the service runs from a checkout (<see cref="PortTableConfiguration"/>).
+    /// </summary>
     public static IHostApplicationBuilder AddStorage(this IHostApplicationBuilder builder)
     {
+        builder.Configuration.AddPortTableDefaults();
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();

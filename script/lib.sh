@@ -8,44 +8,120 @@ DATA_DIR="${DATA_DIR:-$ROOT/.data}"
 LOG_DIR="$DATA_DIR/logs"
 CONFIG_DIR="$ROOT/infra/config"
 
-# Every server's port, NAME:user's:tests': the user's servers (script/services, script/server,
-# script/bench) and the tests' own (script/test, `script/services --test`; the test fixture
-# IntegrationService.Tests/Fixtures/TestServers.cs has the same defaults). NAME_PORT and
-# TEST_NAME_PORT from the environment win. The Redis Cluster's three masters listen on
-# REDIS_CLUSTER_PORT and the next two ports (and on each port + 10000 for the cluster bus: keep
-# those free too); RabbitMQ's Erlang distribution port is its AMQP port + 20000 (keep it free too).
-SERVER_PORTS=(PG:15432:15433 TARANTOOL:13301:13302 REDIS_CACHE:16379:16391 REDIS_PERSISTENT:16380:16392 REDIS_AOF:16381:16393
-  REDIS_RDB:16382:16394 BEANSTALKD:11300:11301 REDIS_CLUSTER:17001:17011 RABBITMQ:15673:15674 NATS:14222:14223)
+# Every port our servers listen on, the user's (script/services, script/server, script/bench) and
+# the tests' (script/test, `script/services --test`, script/crashtest), comes from one table,
+# infra/config/ports.txt (the service's default endpoints and the test fixture
+# IntegrationService.Tests/Fixtures/TestServers.cs read it too). Each row NAME gives NAME_PORT (the
+# user's) and TEST_NAME_PORT (the tests'); both from the environment win. The Redis Cluster's three
+# masters listen on REDIS_CLUSTER_PORT and the next two ports, and on each port + 10000 for the
+# cluster bus; RabbitMQ's Erlang distribution port is RABBITMQ_DIST_PORT.
+PORT_TABLE="${PORT_TABLE:-$CONFIG_DIR/ports.txt}"
 PORT_NAMES=() DEFAULT_PORTS=()
 define_ports() {
-  local entry name user test var
-  for entry in "${SERVER_PORTS[@]}"; do
-    IFS=: read -r name user test <<<"$entry"
-    PORT_NAMES+=("$name") DEFAULT_PORTS+=("$user")
+  local name user test _note var
+  [ -r "$PORT_TABLE" ] || { printf 'error: the port table %s is missing\n' "$PORT_TABLE" >&2; exit 1; }
+  while read -r name user test _note; do
+    case "$name" in '' | '#'*) continue ;; esac
+    if [ "$user" = - ]; then user=""; fi
+    if [ "$test" = - ]; then test=""; fi
+    PORT_NAMES+=("$name")
+    if [ -n "$user" ]; then DEFAULT_PORTS+=("$user"); fi
     if [ "$name" = REDIS_CLUSTER ]; then DEFAULT_PORTS+=("$((user + 1))" "$((user + 2))"); fi
-    var="${name}_PORT"; printf -v "$var" '%s' "${!var:-$user}"; export "${var?}"
-    var="TEST_${name}_PORT"; printf -v "$var" '%s' "${!var:-$test}"
-  done
+    for var in "${name}_PORT" "TEST_${name}_PORT"; do
+      if [ "$var" = "${name}_PORT" ]; then printf -v "$var" '%s' "${!var:-$user}"; else printf -v "$var" '%s' "${!var:-$test}"; fi
+      if [ -n "${!var}" ] && { ! [[ "${!var}" =~ ^[1-9][0-9]{0,4}$ ]] || [ "${!var}" -gt 65535 ]; }; then
+        printf 'error: %s=%s is not a port (1-65535)\n' "$var" "${!var}" >&2; exit 1
+      fi
+    done
+    export "${name}_PORT"
+  done <"$PORT_TABLE"
 }
 define_ports
-SERVICE_PORT="${PORT:-8080}"
+# script/server's service: PORT wins, as ASP.NET hosts have it.
+SERVICE_PORT="${PORT:-$SERVICE_PORT}"
+
+# ---- ports inside the kernel's ephemeral range ------------------------------------------------
+#
+# Linux gives an outgoing connection a local port from ip_local_port_range (32768-60999 on Debian):
+# a server whose port lies there can find it taken by any client of the machine at the moment it
+# starts (RabbitMQ died with dist_port_already_used right after a bench). A port there is refused
+# unless it is reserved (ip_local_reserved_ports: the kernel then never hands it out).
+EPHEMERAL_RANGE_FILE="${EPHEMERAL_RANGE_FILE:-/proc/sys/net/ipv4/ip_local_port_range}"
+RESERVED_PORTS_FILE="${RESERVED_PORTS_FILE:-/proc/sys/net/ipv4/ip_local_reserved_ports}"
+
+# The port is in ip_local_reserved_ports ("8080,25000-25010").
+port_reserved() {
+  local port="$1" item items=()
+  [ -r "$RESERVED_PORTS_FILE" ] || return 1
+  IFS=, read -r -a items <"$RESERVED_PORTS_FILE" || true
+  for item in "${items[@]}"; do
+    item="${item//[[:space:]]/}"
+    case "$item" in
+      '') ;;
+      *-*) if [ "$port" -ge "${item%-*}" ] && [ "$port" -le "${item#*-}" ]; then return 0; fi ;;
+      *) if [ "$port" -eq "$item" ]; then return 0; fi ;;
+    esac
+  done
+  return 1
+}
+
+# check_ephemeral_ports "PORT VARIABLE WHAT"...: fails, with a line for each, when a port lies in
+# the kernel's ephemeral range and is not reserved. VARIABLE is the setting that moves it.
+check_ephemeral_ports() {
+  local entry port var what low high bad=0
+  [ -r "$EPHEMERAL_RANGE_FILE" ] || return 0 # not Linux: nothing hands out ports behind our back
+  read -r low high <"$EPHEMERAL_RANGE_FILE"
+  for entry in "$@"; do
+    read -r port var what <<<"$entry"
+    if [ "$port" -ge "$low" ] && [ "$port" -le "$high" ] && ! port_reserved "$port"; then
+      printf 'error: %s: port %s lies in the kernel'"'"'s ephemeral port range %s-%s (%s), where any outgoing connection of this machine may hold it when the server starts. Move it below %s or above %s (%s in the environment, or infra/config/ports.txt), or reserve it: sudo sysctl -w net.ipv4.ip_local_reserved_ports=%s (add it to what the file already lists)\n' \
+        "$what" "$port" "$low" "$high" "$EPHEMERAL_RANGE_FILE" "$low" "$high" "$var" "$port" >&2
+      bad=1
+    fi
+  done
+  return "$bad"
+}
+
+# The ports a server of script/services listens on, one a line: PORT VARIABLE WHAT (for
+# check_ephemeral_ports and the messages about a port that is taken).
+server_ports() {
+  local port i var
+  case "$1" in
+    postgres) echo "$PG_PORT PG_PORT postgres" ;;
+    redis-cluster)
+      for i in 0 1 2; do
+        port=$((REDIS_CLUSTER_PORT + i))
+        echo "$port REDIS_CLUSTER_PORT redis-cluster (master $((i + 1)) of 3: REDIS_CLUSTER_PORT + $i)"
+        echo "$((port + 10000)) REDIS_CLUSTER_PORT redis-cluster (the cluster bus of master $port: its port + 10000)"
+      done ;;
+    rabbitmq)
+      echo "$RABBITMQ_PORT RABBITMQ_PORT rabbitmq (AMQP)"
+      echo "$RABBITMQ_DIST_PORT RABBITMQ_DIST_PORT rabbitmq (its Erlang distribution port)" ;;
+    *) var="${1^^}"; var="${var//-/_}_PORT"; echo "${!var} $var $1" ;;
+  esac
+}
 
 # Every server script/services manages, in start order.
 ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster rabbitmq nats)
 
-# The tests' own servers keep their data apart too, and the bench's service its own port.
+# The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
-TEST_BENCH_PORT="${TEST_BENCH_PORT:-18081}"
 
 PG_BIN="$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -n 1)"
 
-# The load tool's Release build; build_tank builds it first when a source is newer than it.
-TANK_DLL="$ROOT/tank/Tank/bin/Release/net10.0/Tank.dll"
-build_tank() {
-  if [ ! -f "$TANK_DLL" ] || [ -n "$(find "$ROOT/tank/Tank" \( -name bin -o -name obj \) -prune -o \( -name '*.cs' -o -name '*.csproj' \) -newer "$TANK_DLL" -print -quit)" ]; then
-    log "building the tank in Release"
-    dotnet build "$ROOT/tank/Tank" -c Release --nologo --verbosity quiet >&2
-  fi
+# The tools' Release builds: tank (the runner) and lab (bench, report, compare, verdict, cluster,
+# siege, ab). build_tools builds them first when a source of theirs is newer than the dll.
+TANK_DLL="$ROOT/tank/Tank.Cli/bin/Release/net10.0/tank.dll"
+LAB_DLL="$ROOT/lab/Lab.Cli/bin/Release/net10.0/lab.dll"
+build_tools() {
+  local dll project
+  for project in tank/Tank.Cli lab/Lab.Cli; do
+    dll="$TANK_DLL"; [ "$project" = lab/Lab.Cli ] && dll="$LAB_DLL"
+    if [ ! -f "$dll" ] || [ -n "$(find "$ROOT/tank" "$ROOT/lab" "$ROOT/src" \( -name bin -o -name obj \) -prune -o \( -name '*.cs' -o -name '*.csproj' \) -newer "$dll" -print -quit)" ]; then
+      log "building $project in Release"
+      dotnet build "$ROOT/$project" -c Release --nologo --verbosity quiet >&2
+    fi
+  done
 }
 
 # Brings every server up, and at exit stops those that were down before (the machine is left as
@@ -91,7 +167,8 @@ use_test_instances() {
   USER_DATA_DIR="$DATA_DIR" DATA_DIR="$TEST_DATA_DIR" LOG_DIR="$TEST_DATA_DIR/logs" TEST_INSTANCES=1
   for name in "${PORT_NAMES[@]}"; do
     port="${name}_PORT"; printf -v "USER_$port" '%s' "${!port}"
-    port="TEST_${name}_PORT"; printf -v "${name}_PORT" '%s' "${!port}"
+    # A row without a test port (the service of script/server) keeps the user's.
+    port="TEST_${name}_PORT"; if [ -n "${!port}" ]; then printf -v "${name}_PORT" '%s' "${!port}"; fi
     export "${name}_PORT" "TEST_${name}_PORT"
   done
   export DATA_DIR TEST_INSTANCES TEST_DATA_DIR
@@ -99,13 +176,15 @@ use_test_instances() {
   unset "${settings[@]}"
 }
 
-# Every port the servers take with the ports NAME_PORT (prefix "") or TEST_NAME_PORT (TEST_),
-# the Redis Cluster's other two masters and RabbitMQ's distribution port included.
+# Every port the table's rows take with the ports NAME_PORT (prefix "") or TEST_NAME_PORT (TEST_),
+# the Redis Cluster's other two masters and the three cluster bus ports included.
 ports_taken() {
   local name var
   for name in "${PORT_NAMES[@]}"; do
-    var="$1${name}_PORT"; echo "${!var}"
-    case "$name" in REDIS_CLUSTER) printf '%s\n' "$((${!var} + 1))" "$((${!var} + 2))" ;; RABBITMQ) echo "$((${!var} + 20000))" ;; esac
+    var="$1${name}_PORT"
+    [ -n "${!var}" ] || continue
+    echo "${!var}"
+    if [ "$name" = REDIS_CLUSTER ]; then printf '%s\n' "$((${!var} + 1))" "$((${!var} + 2))" "$((${!var} + 10000))" "$((${!var} + 10001))" "$((${!var} + 10002))"; fi
   done
 }
 

@@ -7,29 +7,41 @@ namespace IntegrationService.Tests.Fixtures;
 /// The server instances the tests use: their own, under .data/test on their own ports
 /// (<c>script/services --test up</c>; script/test starts them), never the user's servers that a
 /// plain <c>script/services up</c> starts on the default ports with the user's seeded data.
-/// Read from TEST_* environment variables (script/lib.sh exports them) with the same defaults
-/// as script/lib.sh. A test port that is a default port fails every test that uses it.
+/// Read from TEST_* environment variables (script/lib.sh exports them) with the defaults of the
+/// port table infra/config/ports.txt (its test column), which script/lib.sh reads too. A test port
+/// that is one of the user's ports (the table's user column) fails every test that uses it.
 /// </summary>
 public static class TestServers
 {
-    /// <summary>The user's servers (script/lib.sh): the tests must never talk to these.</summary>
-    public static IReadOnlyList<int> DefaultPorts { get; } = [15432, 13301, 16379, 16380, 16381, 16382, 11300, 17001, 17002, 17003, 15673, 14222];
+    /// <summary>infra/config/ports.txt of the checkout the tests run from.</summary>
+    public static PortTable Table { get; } = PortTable.Find(RepositoryRoot.Path)
+        ?? throw new InvalidOperationException($"{PortTable.RelativePath} not found in {RepositoryRoot.Path}");
 
-    public static int PostgresPort => Port("TEST_PG_PORT", 15433);
-    public static int TarantoolPort => Port("TEST_TARANTOOL_PORT", 13302);
-    public static int RedisCachePort => Port("TEST_REDIS_CACHE_PORT", 16391);
-    public static int RedisPersistentPort => Port("TEST_REDIS_PERSISTENT_PORT", 16392);
-    public static int RedisAofPort => Port("TEST_REDIS_AOF_PORT", 16393);
-    public static int RedisRdbPort => Port("TEST_REDIS_RDB_PORT", 16394);
-    public static int BeanstalkdPort => Port("TEST_BEANSTALKD_PORT", 11301);
+    /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
+    public static IReadOnlyList<string> ServerRows { get; } =
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "RABBITMQ", "RABBITMQ_DIST", "NATS"];
 
-    /// <summary>RabbitMQ's AMQP port (its Erlang distribution port is this + 20000).</summary>
-    public static int RabbitMqPort => Port("TEST_RABBITMQ_PORT", 15674);
+    /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
+    public static IReadOnlyList<int> DefaultPorts { get; } = Table.UserPorts().ToArray();
 
-    public static int NatsPort => Port("TEST_NATS_PORT", 14223);
+    public static int PostgresPort => Port("PG");
+    public static int TarantoolPort => Port("TARANTOOL");
+    public static int RedisCachePort => Port("REDIS_CACHE");
+    public static int RedisPersistentPort => Port("REDIS_PERSISTENT");
+    public static int RedisAofPort => Port("REDIS_AOF");
+    public static int RedisRdbPort => Port("REDIS_RDB");
+    public static int BeanstalkdPort => Port("BEANSTALKD");
+
+    /// <summary>RabbitMQ's AMQP port (its Erlang distribution port is <see cref="RabbitMqDistributionPort"/>).</summary>
+    public static int RabbitMqPort => Port("RABBITMQ");
+
+    /// <summary>The test node's Erlang distribution port.</summary>
+    public static int RabbitMqDistributionPort => Port("RABBITMQ_DIST");
+
+    public static int NatsPort => Port("NATS");
 
     /// <summary>The first of the Redis Cluster's three masters (the next two ports are the others').</summary>
-    public static int RedisClusterPort => Port("TEST_REDIS_CLUSTER_PORT", 17011);
+    public static int RedisClusterPort => Port("REDIS_CLUSTER");
 
     public static IReadOnlyList<int> RedisClusterPorts => [RedisClusterPort, RedisClusterPort + 1, RedisClusterPort + 2];
 
@@ -52,32 +64,23 @@ public static class TestServers
     /// The environment for script/services, so that it stops and starts the test instances
     /// (and nothing else) whatever the environment of the test run says.
     /// </summary>
-    public static IReadOnlyDictionary<string, string> ScriptEnvironment => new Dictionary<string, string>
+    public static IReadOnlyDictionary<string, string> ScriptEnvironment
     {
-        ["PG_PORT"] = PostgresPort.ToString(),
-        ["TARANTOOL_PORT"] = TarantoolPort.ToString(),
-        ["REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
-        ["REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
-        ["REDIS_AOF_PORT"] = RedisAofPort.ToString(),
-        ["REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
-        ["BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
-        ["REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
-        ["RABBITMQ_PORT"] = RabbitMqPort.ToString(),
-        ["NATS_PORT"] = NatsPort.ToString(),
-        ["DATA_DIR"] = DataDirectory,
-        ["TEST_PG_PORT"] = PostgresPort.ToString(),
-        ["TEST_TARANTOOL_PORT"] = TarantoolPort.ToString(),
-        ["TEST_REDIS_CACHE_PORT"] = RedisCachePort.ToString(),
-        ["TEST_REDIS_PERSISTENT_PORT"] = RedisPersistentPort.ToString(),
-        ["TEST_REDIS_AOF_PORT"] = RedisAofPort.ToString(),
-        ["TEST_REDIS_RDB_PORT"] = RedisRdbPort.ToString(),
-        ["TEST_BEANSTALKD_PORT"] = BeanstalkdPort.ToString(),
-        ["TEST_REDIS_CLUSTER_PORT"] = RedisClusterPort.ToString(),
-        ["TEST_RABBITMQ_PORT"] = RabbitMqPort.ToString(),
-        ["TEST_NATS_PORT"] = NatsPort.ToString(),
-        ["TEST_DATA_DIR"] = DataDirectory,
-        ["TEST_INSTANCES"] = "1",
-    };
+        get
+        {
+            var environment = new Dictionary<string, string>
+            {
+                ["DATA_DIR"] = DataDirectory,
+                ["TEST_DATA_DIR"] = DataDirectory,
+                ["TEST_INSTANCES"] = "1",
+            };
+            foreach (var row in ServerRows)
+            {
+                environment[$"{row}_PORT"] = environment[$"TEST_{row}_PORT"] = Port(row).ToString();
+            }
+            return environment;
+        }
+    }
 
     /// <summary>
     /// Command-line configuration for the service under test: the connection settings it would
@@ -87,8 +90,8 @@ public static class TestServers
     public static string[] ServiceArguments()
     {
         var configured = WebApplication.CreateBuilder().Configuration;
-        var postgres = new NpgsqlConnectionStringBuilder(configured["Postgres:ConnectionString"]
-            ?? new IntegrationService.Storage.Postgres.PostgresOptions().ConnectionString)
+        configured.AddPortTableDefaults(Table);
+        var postgres = new NpgsqlConnectionStringBuilder(configured["Postgres:ConnectionString"])
         {
             Host = "127.0.0.1",
             Port = PostgresPort,
@@ -118,9 +121,11 @@ public static class TestServers
         return $"127.0.0.1:{port}" + (comma >= 0 ? configured![comma..] : "");
     }
 
-    private static int Port(string variable, int fallback)
+    /// <summary>TEST_NAME_PORT from the environment, else the table's test port of the row NAME.</summary>
+    private static int Port(string row)
     {
-        var port = int.TryParse(Environment.GetEnvironmentVariable(variable), out var value) ? value : fallback;
+        var variable = $"TEST_{row}_PORT";
+        var port = int.TryParse(Environment.GetEnvironmentVariable(variable), out var value) ? value : Table.Test(row);
         if (DefaultPorts.Contains(port))
         {
             throw new InvalidOperationException(

@@ -33,7 +33,7 @@ CLUSTER_SELF="${CLUSTER_SELF:-}"
 INSTALL_TANK="${INSTALL_TANK:-yes}"
 CONTAINER=integrationservice
 TANK_IMAGE=yandex/yandex-tank
-# Images that build and run the tank tool (tank/Tank), the same .NET as the Dockerfile.
+# Images that build and run the tank tool (tank/Tank.Cli), the same .NET as the Dockerfile.
 SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
 
 log() { printf '==> app.sh: %s\n' "$*" >&2; }
@@ -127,9 +127,9 @@ wait_for_health() {
 install_tank() {
   log "pulling $TANK_IMAGE"
   docker pull --quiet "$TANK_IMAGE" >/dev/null
-  log "building the tank tool (tank/Tank) with $SDK_IMAGE"
+  log "building the tank tool (tank/Tank.Cli) with $SDK_IMAGE"
   docker run --rm --volume "$ROOT:/src" --workdir /src "$SDK_IMAGE" \
-    dotnet build tank/Tank/Tank.csproj --configuration Release --verbosity quiet -nologo >/dev/null
+    dotnet build tank/Tank.Cli/Tank.Cli.csproj --configuration Release --verbosity quiet -nologo >/dev/null
   ln -sf "$ROOT/infra/provision/shoot.sh" /usr/local/bin/integration-shoot
   mkdir -p /var/lib/integrationservice/tank
 }

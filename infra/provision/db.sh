@@ -17,16 +17,19 @@
 #                        first address; 127.0.0.1 in test mode)
 #   ALLOWED_CIDR         network PostgreSQL accepts password logins from (default: BIND_ADDRESS/32)
 #   PROVISION_TEST_ROOT  test mode: every file under this directory, alternate loopback ports
-#                        (25432 23301 26379 26380 26381 26382 21300, RabbitMQ 12673, NATS 24222,
-#                        Redis Cluster 22391-22393; a bus or distribution port stays below the
-#                        kernel's ephemeral range, where an outgoing connection could take it),
-#                        servers started directly, never through systemd; nothing outside the
-#                        directory is changed except installing missing packages.
-#                        infra/test/provision-db.sh uses it.
+#                        (25432 23301 26379 26380 26381 26382 21300, RabbitMQ 12673 and its
+#                        distribution port 22673, NATS 24222, Redis Cluster 22391-22393; a bus or
+#                        distribution port stays below the kernel's ephemeral range, where an
+#                        outgoing connection could take it), never a port of script/services'
+#                        servers (infra/config/ports.txt), servers started directly, never through
+#                        systemd; nothing outside the directory is changed except installing
+#                        missing packages. infra/test/provision-db.sh uses it.
 #   PG_PORT TARANTOOL_PORT REDIS_CACHE_PORT REDIS_PERSISTENT_PORT REDIS_AOF_PORT REDIS_RDB_PORT
-#   BEANSTALKD_PORT RABBITMQ_PORT NATS_PORT
-#                        override ports (RabbitMQ's Erlang distribution port is its port + 20000,
-#                        on loopback only)
+#   BEANSTALKD_PORT RABBITMQ_PORT RABBITMQ_DIST_PORT NATS_PORT
+#                        override ports (RABBITMQ_DIST_PORT: RabbitMQ's Erlang distribution port,
+#                        on loopback only; default 25672, RabbitMQ's own). Every port must lie
+#                        outside the kernel's ephemeral range (ip_local_port_range) unless it is
+#                        reserved (ip_local_reserved_ports): db.sh refuses it otherwise.
 #   REDIS_CLUSTER_PORTS  ports of the Redis Cluster masters this host runs, space-separated
 #                        (infra/config/redis-cluster.conf; each one's cluster bus is its port + 10000).
 #                        Default "7001 7002 7003" (test mode "22391 22392 22393"); set but empty: none
@@ -56,28 +59,41 @@ for port in ${REDIS_CLUSTER_PORTS:-}; do
   fi
 done
 
+# Every port of script/services' servers, the user's and the tests' (infra/config/ports.txt, the
+# Redis Cluster's other two masters and its bus ports included), one a line.
+script_services_ports() {
+  local name user test _note port
+  while read -r name user test _note; do
+    case "$name" in '' | '#'*) continue ;; esac
+    for port in "$user" "$test"; do
+      [ "$port" != - ] || continue
+      echo "$port"
+      if [ "$name" = REDIS_CLUSTER ]; then printf '%s\n' "$((port + 1))" "$((port + 2))" "$((port + 10000))" "$((port + 10001))" "$((port + 10002))"; fi
+    done
+  done <"$CONFIG_DIR/ports.txt"
+}
+
 if [ -n "$TEST_ROOT" ]; then
   TEST_ROOT="$(cd "$TEST_ROOT" && pwd)"
   PG_PORT="${PG_PORT:-25432}" TARANTOOL_PORT="${TARANTOOL_PORT:-23301}"
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-26379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-26380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-26381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-26382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-21300}"
-  RABBITMQ_PORT="${RABBITMQ_PORT:-12673}" NATS_PORT="${NATS_PORT:-24222}"
+  RABBITMQ_PORT="${RABBITMQ_PORT:-12673}" RABBITMQ_DIST_PORT="${RABBITMQ_DIST_PORT:-22673}" NATS_PORT="${NATS_PORT:-24222}"
   REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-22391 22392 22393}"
   BIND_ADDRESS=127.0.0.1
   ETC="$TEST_ROOT/etc" VAR="$TEST_ROOT/var" LOGS="$TEST_ROOT/log" RUN="$TEST_ROOT/run"
   MANAGER=direct
-  # Never collide with the development servers of script/services (a cluster master also takes
-  # its bus port, port + 10000).
+  # Never collide with the servers of script/services, the user's or the tests' (a cluster master
+  # also takes its bus port, port + 10000).
   cluster_bus_ports=()
   for port in $REDIS_CLUSTER_PORTS; do cluster_bus_ports+=("$((port + 10000))"); done
+  mapfile -t local_ports < <(script_services_ports)
   for port in "$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" \
-    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT" \
+    "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$RABBITMQ_DIST_PORT" "$NATS_PORT" \
     $REDIS_CLUSTER_PORTS "${cluster_bus_ports[@]}"; do
-    case "$port" in
-      15432 | 13301 | 16379 | 16380 | 16381 | 16382 | 11300 | 17001 | 17002 | 17003 | 27001 | 27002 | 27003 | \
-        15673 | 35673 | 14222)
-        die "test mode must not use port $port (script/services uses it)" ;;
+    case " ${local_ports[*]} " in
+      *" $port "*) die "test mode must not use port $port (script/services uses it: infra/config/ports.txt)" ;;
     esac
   done
 else
@@ -85,7 +101,7 @@ else
   REDIS_CACHE_PORT="${REDIS_CACHE_PORT:-6379}" REDIS_PERSISTENT_PORT="${REDIS_PERSISTENT_PORT:-6380}"
   REDIS_AOF_PORT="${REDIS_AOF_PORT:-6381}" REDIS_RDB_PORT="${REDIS_RDB_PORT:-6382}"
   BEANSTALKD_PORT="${BEANSTALKD_PORT:-11300}"
-  RABBITMQ_PORT="${RABBITMQ_PORT:-5672}" NATS_PORT="${NATS_PORT:-4222}"
+  RABBITMQ_PORT="${RABBITMQ_PORT:-5672}" RABBITMQ_DIST_PORT="${RABBITMQ_DIST_PORT:-25672}" NATS_PORT="${NATS_PORT:-4222}"
   REDIS_CLUSTER_PORTS="${REDIS_CLUSTER_PORTS-7001 7002 7003}"
   BIND_ADDRESS="${BIND_ADDRESS:-$(hostname -I 2>/dev/null | awk '{print $1}')}"
   ETC=/etc/integrationservice VAR=/var/lib/integrationservice LOGS=/var/log/integrationservice RUN=/run/integrationservice
@@ -497,13 +513,13 @@ EOF
 # ---- RabbitMQ --------------------------------------------------------------------------------
 
 # One node, integration@localhost, with its database, cookie (HOME) and logs under $VAR and $LOGS;
-# AMQP on loopback and the private address, Erlang distribution (port + 20000) and epmd on
+# AMQP on loopback and the private address, Erlang distribution (RABBITMQ_DIST_PORT) and epmd on
 # loopback only. The Debian wrapper in /usr/sbin would switch users; the unit does that instead.
 RABBITMQ_BIN=/usr/lib/rabbitmq/bin
 RABBITMQ_NODE=integration@localhost
 rabbitmq_env() {
   local dir="$VAR/rabbitmq"
-  printf '%s\n' "HOME=$dir" "RABBITMQ_NODENAME=$RABBITMQ_NODE" "RABBITMQ_DIST_PORT=$((RABBITMQ_PORT + 20000))" \
+  printf '%s\n' "HOME=$dir" "RABBITMQ_NODENAME=$RABBITMQ_NODE" "RABBITMQ_DIST_PORT=$RABBITMQ_DIST_PORT" \
     "RABBITMQ_MNESIA_BASE=$dir/mnesia" "RABBITMQ_LOG_BASE=$LOGS/rabbitmq" "RABBITMQ_CONFIG_FILE=$ETC/rabbitmq.conf" \
     "RABBITMQ_ENABLED_PLUGINS_FILE=$dir/enabled_plugins" "RABBITMQ_PID_FILE=$dir/rabbitmq.pid" \
     "RABBITMQ_CONF_ENV_FILE=/dev/null" "ERL_EPMD_ADDRESS=127.0.0.1" \
@@ -611,12 +627,43 @@ EOF
 
 # ---- commands --------------------------------------------------------------------------------
 
+# Every port this host will listen on lies outside the kernel's ephemeral range, where an outgoing
+# connection could hold it when its server starts, or is reserved (ip_local_reserved_ports).
+check_ephemeral_ports() {
+  local low high port item reserved=() bad=() ports=("$@")
+  [ -r /proc/sys/net/ipv4/ip_local_port_range ] || return 0
+  read -r low high </proc/sys/net/ipv4/ip_local_port_range
+  IFS=, read -r -a reserved </proc/sys/net/ipv4/ip_local_reserved_ports 2>/dev/null || true
+  for port in "${ports[@]}"; do
+    if [ "$port" -lt "$low" ] || [ "$port" -gt "$high" ]; then continue; fi
+    for item in "${reserved[@]}"; do
+      item="${item//[[:space:]]/}"
+      case "$item" in
+        *-*) if [ "$port" -ge "${item%-*}" ] && [ "$port" -le "${item#*-}" ]; then continue 2; fi ;;
+        ?*) if [ "$port" -eq "$item" ]; then continue 2; fi ;;
+      esac
+    done
+    bad+=("$port")
+  done
+  [ "${#bad[@]}" -eq 0 ] || die "port(s) ${bad[*]} lie in the kernel's ephemeral port range $low-$high" \
+    "(/proc/sys/net/ipv4/ip_local_port_range), where an outgoing connection may hold one when its server starts:" \
+    "choose ports outside it (PG_PORT … RABBITMQ_DIST_PORT, REDIS_CLUSTER_PORTS: a master's bus is its port + 10000)" \
+    "or reserve them (net.ipv4.ip_local_reserved_ports)"
+}
+
 preflight() {
   [ -n "${DB_PASSWORD:-}" ] || die "DB_PASSWORD is required"
   [[ "$DB_PASSWORD" =~ ^[A-Za-z0-9._-]{12,}$ ]] ||
     die "DB_PASSWORD must be at least 12 characters of A-Z a-z 0-9 . _ - (it goes into connection strings and configs)"
   [ -n "$BIND_ADDRESS" ] || die "no BIND_ADDRESS: set it to this host's private address"
   is_root || [ -n "$TEST_ROOT" ] || die "run as root (or with PROVISION_TEST_ROOT for a test)"
+  local port ports=()
+  if [ "${1:-}" != redis-cluster ]; then
+    ports=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT" "$REDIS_RDB_PORT"
+      "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$RABBITMQ_DIST_PORT" "$NATS_PORT")
+  fi
+  for port in $REDIS_CLUSTER_PORTS; do ports+=("$port" "$((port + 10000))"); done
+  check_ephemeral_ports "${ports[@]}"
   log "${TEST_ROOT:+test mode in $TEST_ROOT, }listening on $(addresses); services via $MANAGER"
 }
 
@@ -641,7 +688,7 @@ up() {
 
 # A dedicated Redis Cluster host: Redis only, its masters, the cluster when it creates it.
 redis_cluster_host() {
-  preflight
+  preflight redis-cluster
   [ -n "$REDIS_CLUSTER_PORTS" ] || die "REDIS_CLUSTER_PORTS is empty: no master to run"
   install_packages redis-server
   prepare_host

@@ -12,7 +12,7 @@ ROOT="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 SERVICE_PORT="${SERVICE_PORT:-8080}"
 SDK_IMAGE=mcr.microsoft.com/dotnet/sdk:10.0
 TANK_IMAGE=yandex/yandex-tank
-TANK_DLL=tank/Tank/bin/Release/net10.0/Tank.dll
+TANK_DLL=tank/Tank.Cli/bin/Release/net10.0/tank.dll
 
 storage=postgres scenario=author-read count=100000 seed=1 schedule='' load="$ROOT/tank/load.yaml" out=''
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the database host's provisioning (infra/provision/db.sh) for real on this machine, in its
 # test mode: everything under a temporary directory, loopback only, ports 25432 23301 26379
-# 26380 26381 26382 21300, RabbitMQ 12673 (and 32673), NATS 24222 and the Redis Cluster's
-# 22391-22393 (never script/services' 15432 13301 16379 16380 16381 16382 11300 17001-17003 15673 14222). Runs it twice (idempotence), checks that each server
+# 26380 26381 26382 21300, RabbitMQ 12673 (and its distribution port 22673), NATS 24222 and the
+# Redis Cluster's 22391-22393 (never a port of script/services' servers, the user's or the tests',
+# infra/config/ports.txt). Runs it twice (idempotence), checks that each server
 # answers with the password and refuses without it and that the Redis Cluster is formed once.
 # Then plays three dedicated Redis Cluster hosts (`db.sh redis-cluster`, masters 22394-22396, one
 # of them creating the cluster), stops everything and removes the directory. Prints
@@ -12,17 +13,21 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB_SH="$ROOT/infra/provision/db.sh"
 PG_PORT=25432 TARANTOOL_PORT=23301 REDIS_CACHE_PORT=26379 REDIS_PERSISTENT_PORT=26380
-REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300 RABBITMQ_PORT=12673 NATS_PORT=24222
+REDIS_AOF_PORT=26381 REDIS_RDB_PORT=26382 BEANSTALKD_PORT=21300 RABBITMQ_PORT=12673 RABBITMQ_DIST_PORT=22673 NATS_PORT=24222
 # The db host's own Redis Cluster (db.sh up), and three masters of as many dedicated hosts (db.sh
-# redis-cluster); each master's cluster bus is its port + 10000, and RabbitMQ's distribution port
-# its port + 20000: all of them below the kernel's ephemeral range (32768 and up on Debian), where
-# any outgoing connection of the machine could hold one and the server would not start.
+# redis-cluster); each master's cluster bus is its port + 10000: all of them, and RabbitMQ's
+# distribution port, below the kernel's ephemeral range (32768 and up on Debian), where any
+# outgoing connection of the machine could hold one and the server would not start.
 CLUSTER_PORTS=(22391 22392 22393) HOST_PORTS=(22394 22395 22396) ABSENT_MASTER=22397
 TEST_PORTS=("$PG_PORT" "$TARANTOOL_PORT" "$REDIS_CACHE_PORT" "$REDIS_PERSISTENT_PORT" "$REDIS_AOF_PORT"
-  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$((RABBITMQ_PORT + 20000))" "$NATS_PORT"
+  "$REDIS_RDB_PORT" "$BEANSTALKD_PORT" "$RABBITMQ_PORT" "$RABBITMQ_DIST_PORT" "$NATS_PORT"
   "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}" "$ABSENT_MASTER")
 for port in "${CLUSTER_PORTS[@]}" "${HOST_PORTS[@]}" "$ABSENT_MASTER"; do TEST_PORTS+=("$((port + 10000))"); done
-DEV_PORTS=(15432 13301 16379 16380 16381 16382 11300 17001 17002 17003 15673 14222)
+# The user's servers of script/services (infra/config/ports.txt, the user column, the Redis
+# Cluster's other two masters included), and one row's user port.
+PORT_TABLE="$ROOT/infra/config/ports.txt"
+mapfile -t DEV_PORTS < <(awk '!/^#/ && NF >= 3 && $2 != "-" { print $2; if ($1 == "REDIS_CLUSTER") print $2 + 1 "\n" $2 + 2 }' "$PORT_TABLE")
+dev_port() { awk -v name="$1" '$1 == name { print $2 }' "$PORT_TABLE"; }
 PASSWORD="test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 
 passed=0 failed=0
@@ -264,11 +269,14 @@ check "db.sh stop exits 0" "$DB_SH" stop
 for port in "${TEST_PORTS[@]}"; do
   check "port $port closed after stop" refuses port_open "$port"
 done
-check "db.sh refuses a development port in test mode" refuses env PG_PORT=15432 "$DB_SH" up
-check "db.sh refuses redis-aof's development port in test mode" refuses env REDIS_AOF_PORT=16381 "$DB_SH" up
-check "db.sh refuses redis-rdb's development port in test mode" refuses env REDIS_RDB_PORT=16382 "$DB_SH" up
-check "db.sh refuses the Redis Cluster's development port in test mode" refuses env REDIS_CLUSTER_PORTS=17001 "$DB_SH" redis-cluster
-check "db.sh refuses a Redis Cluster port whose bus is a development port" refuses env REDIS_CLUSTER_PORTS=7002 "$DB_SH" redis-cluster
+check "db.sh refuses a development port in test mode" refuses env PG_PORT="$(dev_port PG)" "$DB_SH" up
+check "db.sh refuses redis-aof's development port in test mode" refuses env REDIS_AOF_PORT="$(dev_port REDIS_AOF)" "$DB_SH" up
+check "db.sh refuses redis-rdb's development port in test mode" refuses env REDIS_RDB_PORT="$(dev_port REDIS_RDB)" "$DB_SH" up
+check "db.sh refuses RabbitMQ's development distribution port in test mode" refuses env RABBITMQ_DIST_PORT="$(dev_port RABBITMQ_DIST)" "$DB_SH" up
+check "db.sh refuses the Redis Cluster's development port in test mode" refuses env REDIS_CLUSTER_PORTS="$(dev_port REDIS_CLUSTER)" "$DB_SH" redis-cluster
+check "db.sh refuses a Redis Cluster port whose bus is a development port" \
+  refuses env REDIS_CLUSTER_PORTS="$(($(dev_port REDIS_CLUSTER) + 1 - 10000))" "$DB_SH" redis-cluster
+check "db.sh refuses a port in the kernel's ephemeral range" refuses env RABBITMQ_DIST_PORT="$ephemeral_low" "$DB_SH" up
 check "db.sh refuses a Redis Cluster port without room for its bus port" refuses env REDIS_CLUSTER_PORTS=60000 "$DB_SH" redis-cluster
 
 echo "provision: $passed passed, $failed failed"

@@ -112,10 +112,25 @@ internal sealed class BeanstalkdProcess : IAsyncDisposable
         throw new InvalidOperationException("script/services not found above the test binaries");
     }
 
+    // A free port below the kernel's ephemeral range (32768 and up by default), which script/services
+    // refuses: a port the kernel hands out (port 0) could be taken by an outgoing connection before the
+    // server binds it. 28000-32767 holds none of infra/config/ports.txt's ports.
     private static int FreePort()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
+        for (var attempt = 0; attempt < 100; attempt++)
+        {
+            var port = Random.Shared.Next(28000, 32768);
+            try
+            {
+                using var listener = new TcpListener(IPAddress.Loopback, port);
+                listener.Start();
+                return port;
+            }
+            catch (SocketException)
+            {
+                // taken: another one
+            }
+        }
+        throw new InvalidOperationException("no free port in 28000-32767");
     }
 }

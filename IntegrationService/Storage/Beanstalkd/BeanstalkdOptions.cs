@@ -8,8 +8,9 @@ public sealed class BeanstalkdOptions
     [Required]
     public string Host { get; set; } = "127.0.0.1";
 
-    [Range(1, 65535)]
-    public int Port { get; set; } = 11300;
+    /// <summary>The port: the local server's from infra/config/ports.txt (<see cref="PortTableConfiguration"/>).</summary>
+    [Range(1, 65535, ErrorMessage = "Beanstalkd:Port is not set: Beanstalkd__Port in the environment or --Beanstalkd:Port=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public int Port { get; set; }
 
     /// <summary>The tube the queue lives in.</summary>
     [Required]

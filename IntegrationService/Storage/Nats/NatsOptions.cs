@@ -5,8 +5,9 @@ namespace IntegrationService.Storage.Nats;
 /// <summary>Configuration section "Nats".</summary>
 public sealed class NatsOptions
 {
-    [Required]
-    public string Url { get; set; } = "nats://127.0.0.1:14222";
+    /// <summary>The server's URL: the local server's from infra/config/ports.txt (<see cref="PortTableConfiguration"/>).</summary>
+    [Required(ErrorMessage = "Nats:Url is not set: Nats__Url in the environment or --Nats:Url=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Url { get; set; } = "";
 
     /// <summary>The JetStream stream holding the queue (created by the service if it is missing).</summary>
     [Required]

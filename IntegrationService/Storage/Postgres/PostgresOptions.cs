@@ -5,9 +5,12 @@ namespace IntegrationService.Storage.Postgres;
 /// <summary>Configuration section "Postgres".</summary>
 public sealed class PostgresOptions
 {
-    /// <summary>Npgsql connection string; pooling and timeouts below are applied on top of it.</summary>
-    [Required]
-    public string ConnectionString { get; set; } = "Host=127.0.0.1;Port=15432;Username=integration;Database=integration";
+    /// <summary>
+    /// Npgsql connection string; pooling and timeouts below are applied on top of it. No default here:
+    /// infra/config/ports.txt gives the local server's (<see cref="PortTableConfiguration"/>).
+    /// </summary>
+    [Required(ErrorMessage = "Postgres:ConnectionString is not set: Postgres__ConnectionString in the environment or --Postgres:ConnectionString=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string ConnectionString { get; set; } = "";
 
     /// <summary>Seconds one call may take before it answers 503 (never 0: that would mean forever).</summary>
     [Range(1, 300)]

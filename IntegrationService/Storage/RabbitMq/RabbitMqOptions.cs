@@ -8,9 +8,9 @@ public sealed class RabbitMqOptions
     [Required]
     public string Host { get; set; } = "127.0.0.1";
 
-    /// <summary>The AMQP port.</summary>
-    [Range(1, 65535)]
-    public int Port { get; set; } = 15673;
+    /// <summary>The AMQP port: the local server's from infra/config/ports.txt (<see cref="PortTableConfiguration"/>).</summary>
+    [Range(1, 65535, ErrorMessage = "RabbitMq:Port is not set: RabbitMq__Port in the environment or --RabbitMq:Port=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public int Port { get; set; }
 
     [Required]
     public string User { get; set; } = "integration";

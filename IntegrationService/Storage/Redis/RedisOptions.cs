@@ -2,31 +2,34 @@ using System.ComponentModel.DataAnnotations;
 
 namespace IntegrationService.Storage.Redis;
 
-/// <summary>Configuration section "Redis".</summary>
+/// <summary>
+/// Configuration section "Redis". The endpoints have no default here: infra/config/ports.txt gives the
+/// local servers' (<see cref="PortTableConfiguration"/>), the environment any other's.
+/// </summary>
 public sealed class RedisOptions
 {
     /// <summary>The cache instance, <c>host:port</c> (maxmemory 256mb, allkeys-lru, no persistence).</summary>
-    [Required]
-    public string Cache { get; set; } = "127.0.0.1:16379";
+    [Required(ErrorMessage = "Redis:Cache is not set: Redis__Cache in the environment or --Redis:Cache=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Cache { get; set; } = "";
 
     /// <summary>The persistent instance, <c>host:port</c> (AOF everysec, noeviction).</summary>
-    [Required]
-    public string Persistent { get; set; } = "127.0.0.1:16380";
+    [Required(ErrorMessage = "Redis:Persistent is not set: Redis__Persistent in the environment or --Redis:Persistent=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Persistent { get; set; } = "";
 
     /// <summary>The redis-aof queue instance, <c>host:port</c> (AOF everysec, noeviction).</summary>
-    [Required]
-    public string Aof { get; set; } = "127.0.0.1:16381";
+    [Required(ErrorMessage = "Redis:Aof is not set: Redis__Aof in the environment or --Redis:Aof=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Aof { get; set; } = "";
 
     /// <summary>The redis-rdb queue instance, <c>host:port</c> (RDB snapshots, save 1 1, no AOF, noeviction).</summary>
-    [Required]
-    public string Rdb { get; set; } = "127.0.0.1:16382";
+    [Required(ErrorMessage = "Redis:Rdb is not set: Redis__Rdb in the environment or --Redis:Rdb=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Rdb { get; set; } = "";
 
     /// <summary>
     /// Seed nodes of the Redis Cluster (<c>host:port,host:port,…</c>; 3 masters, AOF everysec): the
     /// client discovers the rest and routes each key to its slot's master itself.
     /// </summary>
-    [Required]
-    public string Cluster { get; set; } = "127.0.0.1:17001,127.0.0.1:17002,127.0.0.1:17003";
+    [Required(ErrorMessage = "Redis:Cluster is not set: Redis__Cluster in the environment or --Redis:Cluster=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public string Cluster { get; set; } = "";
 
     /// <summary>The Redis Cluster masters' appendfsync (infra/config/redis-cluster.conf), for the durability statement.</summary>
     public string ClusterAppendFsync { get; set; } = "everysec";

@@ -10,11 +10,11 @@ public sealed class TarantoolOptions
     public string Host { get; set; } = "127.0.0.1";
 
     /// <summary>
-    /// IPROTO port: 13301 for the local server of <c>script/services</c> (<c>TARANTOOL_PORT</c>
-    /// moves it; the tests' own instance listens on 13302), 3301 on the AWS database host.
+    /// IPROTO port: the local server's of <c>script/services</c> from infra/config/ports.txt
+    /// (<see cref="PortTableConfiguration"/>; <c>TARANTOOL_PORT</c> moves it), 3301 on the AWS database host.
     /// </summary>
-    [Range(1, 65535)]
-    public int Port { get; set; } = 13301;
+    [Range(1, 65535, ErrorMessage = "Tarantool:Port is not set: Tarantool__Port in the environment or --Tarantool:Port=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
+    public int Port { get; set; }
 
     /// <summary>User for chap-sha1 authentication; "guest" or empty skips authentication.</summary>
     public string User { get; set; } = "integration";

@@ -1,7 +1,9 @@
 -- IntegrationService Tarantool instance: the same file runs locally (script/services) and on
 -- the AWS database host (infra/provision/db.sh). Settings come from the environment so the
 -- scripts can choose port and directories; everything below is idempotent.
-local listen = os.getenv('TARANTOOL_LISTEN') or '127.0.0.1:13301'
+-- The port is the caller's: script/services passes the one of infra/config/ports.txt, db.sh the host's.
+local listen = os.getenv('TARANTOOL_LISTEN')
+if listen == nil or listen == '' then error('TARANTOOL_LISTEN is not set (host:port to listen on)') end
 local work_dir = os.getenv('TARANTOOL_WORK_DIR') or '.'
 local background = os.getenv('TARANTOOL_BACKGROUND') == '1'
 

@@ -1,0 +1,105 @@
+using System.ComponentModel.DataAnnotations;
+using IntegrationService.Storage.Nats;
+using IntegrationService.Storage.Postgres;
+using IntegrationService.Storage.RabbitMq;
+using IntegrationService.Storage.Redis;
+using IntegrationService.Storage.Tarantool;
+using IntegrationService.Tests.Fixtures;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace IntegrationService.Tests.Unit;
+
+/// <summary>
+/// infra/config/ports.txt is the one source of the local servers' ports: the service's default
+/// endpoints and the test fixture's ports come from it, and anything configured wins over it.
+/// </summary>
+public sealed class PortTableTests
+{
+    private static readonly PortTable Table = TestServers.Table;
+
+    [Fact]
+    public void TheServiceDefaultsToTheUsersServersOfTheTable()
+    {
+        using var host = Host(new());
+        var redis = Options<RedisOptions>(host);
+
+        Assert.Equal($"127.0.0.1:{Table.User("REDIS_AOF")}", redis.Aof);
+        Assert.Equal($"127.0.0.1:{Table.User("REDIS_CACHE")}", redis.Cache);
+        var cluster = Table.User("REDIS_CLUSTER");
+        Assert.Equal($"127.0.0.1:{cluster},127.0.0.1:{cluster + 1},127.0.0.1:{cluster + 2}", redis.Cluster);
+        Assert.Equal(Table.User("PG"), new NpgsqlConnectionStringBuilder(Options<PostgresOptions>(host).ConnectionString).Port);
+        Assert.Equal(Table.User("TARANTOOL"), Options<TarantoolOptions>(host).Port);
+        Assert.Equal(Table.User("RABBITMQ"), Options<RabbitMqOptions>(host).Port);
+        Assert.Equal($"nats://127.0.0.1:{Table.User("NATS")}", Options<NatsOptions>(host).Url);
+    }
+
+    [Fact]
+    public void AnythingConfiguredWinsOverTheTable()
+    {
+        using var host = Host(new() { ["Redis:Aof"] = "10.0.0.5:6381", ["Tarantool:Port"] = "3301" });
+
+        Assert.Equal("10.0.0.5:6381", Options<RedisOptions>(host).Aof);
+        Assert.Equal(3301, Options<TarantoolOptions>(host).Port);
+        Assert.Equal($"127.0.0.1:{Table.User("REDIS_RDB")}", Options<RedisOptions>(host).Rdb);
+    }
+
+    [Fact]
+    public void WithoutTheTableAnEndpointLeftUnsetIsNamed()
+    {
+        Assert.Contains(Errors(new RedisOptions()), e => e.StartsWith("Redis:Aof is not set: Redis__Aof in the environment"));
+        Assert.Contains(Errors(new TarantoolOptions()), e => e.StartsWith("Tarantool:Port is not set"));
+        Assert.Contains(Errors(new PostgresOptions()), e => e.StartsWith("Postgres:ConnectionString is not set"));
+    }
+
+    private static IEnumerable<string> Errors(object options)
+    {
+        var errors = new List<ValidationResult>();
+        Validator.TryValidateObject(options, new ValidationContext(options), errors, validateAllProperties: true);
+        return errors.Select(e => e.ErrorMessage!);
+    }
+
+    [Fact]
+    public void TheTableHasEveryRowTheServiceAndTheFixtureRead()
+    {
+        Assert.All(TestServers.ServerRows, row => Assert.NotEqual(Table.User(row), Table.Test(row)));
+        Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
+        {
+            "Beanstalkd:Port", "Nats:Url", "Postgres:ConnectionString", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
+            "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Tarantool:Port",
+        });
+        Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
+    }
+
+    [Fact]
+    public void TheTestFixtureTakesTheTestColumn()
+    {
+        if (Environment.GetEnvironmentVariable("TEST_REDIS_AOF_PORT") is { Length: > 0 }) return; // script/test may move it
+        Assert.Equal(Table.Test("REDIS_AOF"), TestServers.RedisAofPort);
+        Assert.Contains(Table.User("REDIS_AOF"), TestServers.DefaultPorts);
+    }
+
+    [Fact]
+    public void AMalformedRowIsRefusedWithItsLine()
+    {
+        var table = PortTable.Parse("ports.txt", ["# NAME USER TEST NOTE", "", "PG 15432 15433 PostgreSQL", "SERVICE 8080 - the service"]);
+        Assert.Equal(15433, table.Test("PG"));
+        Assert.Throws<InvalidOperationException>(() => table.Test("SERVICE"));
+
+        Assert.Contains("ports.txt:2", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["PG 15432 15433", "PG 1 2"])).Message);
+        Assert.Contains("'70000'", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["NATS 70000 14223"])).Message);
+        Assert.Contains("ports.txt:1", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["NATS 14222"])).Message);
+    }
+
+    private static IHost Host(Dictionary<string, string?> settings)
+    {
+        var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.AddStorage();
+        return builder.Build();
+    }
+
+    private static T Options<T>(IHost host) where T : class => host.Services.GetRequiredService<IOptions<T>>().Value;
+}

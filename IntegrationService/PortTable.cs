@@ -1,0 +1,77 @@
+namespace IntegrationService;
+
+/// <summary>
+/// infra/config/ports.txt: every port our local servers listen on, the user's (script/services up)
+/// and the tests' (script/services --test up), one row per name: <c>NAME USER TEST NOTE…</c>,
+/// "-" for none, '#' comments. The one table that script/lib.sh, the test fixture and the
+/// service's default endpoints (<see cref="PortTableConfiguration"/>) read.
+/// </summary>
+public sealed class PortTable
+{
+    /// <summary>Where the table lives, relative to the repository root.</summary>
+    public static readonly string RelativePath = Path.Combine("infra", "config", "ports.txt");
+
+    private readonly Dictionary<string, (int? User, int? Test)> _rows;
+
+    private PortTable(string path, Dictionary<string, (int? User, int? Test)> rows)
+    {
+        FilePath = path;
+        _rows = rows;
+    }
+
+    /// <summary>The file read.</summary>
+    public string FilePath { get; }
+
+    public IReadOnlyCollection<string> Names => _rows.Keys;
+
+    /// <summary>The user's port of a row; throws when the row is missing or has none.</summary>
+    public int User(string name) => Row(name).User ?? throw new InvalidOperationException($"{FilePath}: {name} has no user's port");
+
+    /// <summary>The tests' port of a row; throws when the row is missing or has none.</summary>
+    public int Test(string name) => Row(name).Test ?? throw new InvalidOperationException($"{FilePath}: {name} has no tests' port");
+
+    /// <summary>Every user's port of the table, the Redis Cluster's other two masters included.</summary>
+    public IEnumerable<int> UserPorts() => _rows.SelectMany(row =>
+        row.Value.User is not { } port ? [] : row.Key == "REDIS_CLUSTER" ? new[] { port, port + 1, port + 2 } : [port]);
+
+    private (int? User, int? Test) Row(string name) =>
+        _rows.TryGetValue(name, out var row) ? row : throw new InvalidOperationException($"{FilePath} has no row {name}");
+
+    /// <summary>The table in the first directory from <paramref name="start"/> upwards that holds it, or null.</summary>
+    public static PortTable? Find(string start)
+    {
+        for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
+        {
+            var path = System.IO.Path.Combine(dir.FullName, RelativePath);
+            if (File.Exists(path)) return Load(path);
+        }
+        return null;
+    }
+
+    /// <summary>The table of the checkout this program runs from (found above <see cref="AppContext.BaseDirectory"/>), or null (a published image).</summary>
+    public static PortTable? OfThisCheckout() => Find(AppContext.BaseDirectory);
+
+    public static PortTable Load(string path) => Parse(path, File.ReadAllLines(path));
+
+    public static PortTable Parse(string path, IEnumerable<string> lines)
+    {
+        var rows = new Dictionary<string, (int? User, int? Test)>(StringComparer.Ordinal);
+        var number = 0;
+        foreach (var line in lines)
+        {
+            number++;
+            var fields = line.Split((char[]?)null, 4, StringSplitOptions.RemoveEmptyEntries);
+            if (fields.Length == 0 || fields[0].StartsWith('#')) continue;
+            if (fields.Length < 3 || !rows.TryAdd(fields[0], (Port(fields[1]), Port(fields[2]))))
+            {
+                throw new FormatException($"{path}:{number}: expected a new NAME USER TEST [NOTE], got '{line}'");
+            }
+
+            int? Port(string field) =>
+                field == "-" ? null
+                : int.TryParse(field, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535 ? port
+                : throw new FormatException($"{path}:{number}: '{field}' is not a port or -");
+        }
+        return new PortTable(path, rows);
+    }
+}
