@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using IntegrationService.Tests.Fixtures;
-using Tank.Metrics;
+using Lab.Metrics;
 
 namespace IntegrationService.Tests.Http;
 

@@ -49,5 +49,5 @@ public sealed class TankAgainstServiceTests(ServiceFixture service) : IClassFixt
         Assert.Contains(storage, summary.RootElement.GetRawText());
     }
 
-    private static int Tank(params string[] args) => global::Tank.Commands.Cli.Run(args);
+    private static int Tank(params string[] args) => global::Tank.Commands.TankCli.Run(args);
 }

@@ -7,7 +7,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.AspNetCore.Routing.Patterns;
 using Microsoft.Extensions.Options;
-using Tank.Metrics;
+using Lab.Metrics;
 
 namespace IntegrationService.Tests.Unit;
 

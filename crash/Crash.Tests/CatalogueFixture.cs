@@ -1,4 +1,5 @@
-using Crash.Catalogue;
+using Harness.Catalogue;
+using IntegrationService.Http;
 
 namespace Crash.Tests;
 
@@ -7,5 +8,5 @@ internal static class CatalogueFixture
 {
     public static StorageCatalogue Load() => StorageCatalogue.Load(Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json"));
 
-    public static CatalogueEntry Entry(string name) => Load().Find(name) ?? throw new InvalidOperationException($"{name} is not in the fixture");
+    public static StorageDescription Entry(string name) => Load().Find(name) ?? throw new InvalidOperationException($"{name} is not in the fixture");
 }

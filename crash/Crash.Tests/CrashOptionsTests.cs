@@ -1,7 +1,8 @@
 using Crash.Commands;
-using Tank;
+
 using Tank.Commands;
 using Crash;
+using Harness.CommandLine;
 
 namespace Crash.Tests;
 
@@ -30,12 +31,12 @@ public sealed class CrashOptionsTests
     private static CrashOptions Parse(params (string Name, string? Value)[] changes)
     {
         var parse = CrashCli.Parse(["run", .. Args(changes.ToDictionary(c => c.Name, c => c.Value))]);
-        if (parse.Errors.Count > 0) throw new TankInputException(parse.Errors[0].Message);
+        if (parse.Errors.Count > 0) throw new InputException(parse.Errors[0].Message);
         return ((CrashCommand)parse.CommandResult.Command).CrashOptionsOf(parse);
     }
 
     private static string Error(params (string Name, string? Value)[] changes) =>
-        Assert.Throws<TankInputException>(() => Parse(changes)).Message;
+        Assert.Throws<InputException>(() => Parse(changes)).Message;
 
     [Fact]
     public void DefaultsAreFilledIn()

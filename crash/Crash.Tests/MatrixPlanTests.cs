@@ -1,5 +1,6 @@
 using Crash.Matrix;
-using Tank;
+using Harness.CommandLine;
+
 
 namespace Crash.Tests;
 
@@ -61,5 +62,5 @@ public sealed class MatrixPlanTests
     [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss)")]
     [InlineData("beanstalkd", "author", "db-kill", "nothing to run: none of beanstalkd serves author")]
     public void BadInputIsRefusedNamingIt(string storage, string kind, string fault, string message) =>
-        Assert.StartsWith(message, Assert.Throws<TankInputException>(() => Plan([kind], [fault], storage.Length == 0 ? [] : [storage])).Message);
+        Assert.StartsWith(message, Assert.Throws<InputException>(() => Plan([kind], [fault], storage.Length == 0 ? [] : [storage])).Message);
 }

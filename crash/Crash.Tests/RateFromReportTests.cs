@@ -2,12 +2,14 @@ using System.Text.Json;
 using Crash.Commands;
 using Crash.Matrix;
 using Crash.Rates;
-using Tank.Report;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Runner;
 
 namespace Crash.Tests;
 
 /// <summary>
-/// --rate-from: each run at a share of the capacity a tank bench report confirmed for its
+/// --rate-from: each run at a share of the capacity a lab bench report confirmed for its
 /// architecture's writes, --rate where the report has none, and a bad report is bad input (exit 2).
 /// </summary>
 public sealed class RateFromReportTests : IDisposable
@@ -17,7 +19,7 @@ public sealed class RateFromReportTests : IDisposable
 
     public RateFromReportTests()
     {
-        // A small bench report as tank bench lays it out: runs/<storage>[-xN]/<scenario>/{phout.log, meta.json, capacity.json}.
+        // A small bench report as lab bench lays it out: runs/<storage>[-xN]/<scenario>/{phout.log, meta.json, capacity.json}.
         Cell("postgres", "kv-put", confirmedRps: [1000, 1200, 1100]);
         Cell("postgres", "author-write", confirmedRps: [0]);
         Cell("tarantool-memtx", "kv-put", confirmedRps: [8000]);
@@ -49,7 +51,7 @@ public sealed class RateFromReportTests : IDisposable
     [Fact]
     public void AnArchitectureWhoseWritesTheBenchLeftToAnotherTakesThatOnesFigure()
     {
-        // tank bench's default run measures tarantool-vinyl's writes as tarantool-memtx's (one server, one WAL).
+        // lab bench's default run measures tarantool-vinyl's writes as tarantool-memtx's (one server, one WAL).
         var (code, output, _) = Matrix("--storage", "tarantool-vinyl", "--kind", "kv", "--fault", "db-kill", "--rate-from", _report);
         Assert.Equal(0, code);
         Assert.EndsWith($"\t4000/s (0.5 × 8000 rps confirmed for kv-put on tarantool-memtx in {_report})", output.Trim());
@@ -105,7 +107,7 @@ public sealed class RateFromReportTests : IDisposable
         foreach (var file in Directory.GetFiles(_report, "capacity.json", SearchOption.AllDirectories)) File.Delete(file);
         var (code, _, error) = Cluster("--nodes", "3");
         Assert.Equal(CrashCli.InputError, code);
-        Assert.Contains($"{Path.Combine(_report, "runs")}: capacity.json: no cell has one: not a report of tank bench", error);
+        Assert.Contains($"{Path.Combine(_report, "runs")}: capacity.json: no cell has one: not a report of lab bench", error);
     }
 
     [Fact]

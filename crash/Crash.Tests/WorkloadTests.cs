@@ -1,5 +1,5 @@
 using Crash.Commands;
-using Tank;
+
 using Tank.Commands;
 using System.Text;
 using System.Text.Json;

@@ -1,6 +1,7 @@
 using System.Globalization;
-using Tank;
+
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Crash;
 
@@ -83,11 +84,11 @@ public sealed record CrashOptions
     public CrashOptions Validated()
     {
         if (FaultAt >= Seconds)
-            throw new TankInputException($"--fault-at: '{Format(FaultAt)}' must be below --seconds ({Format(Seconds)})");
-        if (PlannedWrites < 1) throw new TankInputException("--rate × --seconds must plan at least one write");
+            throw new InputException($"--fault-at: '{Format(FaultAt)}' must be below --seconds ({Format(Seconds)})");
+        if (PlannedWrites < 1) throw new InputException("--rate × --seconds must plan at least one write");
         var sets = LocationBlocks * ItemLocations.BlockSize;
         if (Kind == CrashKind.Item && PlannedWrites > sets)
-            throw new TankInputException($"--rate × --seconds must be at most {sets} for --kind item with --locations {Locations} (so that no two writes send the same set), got {PlannedWrites}");
+            throw new InputException($"--rate × --seconds must be at most {sets} for --kind item with --locations {Locations} (so that no two writes send the same set), got {PlannedWrites}");
         return this;
     }
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Crash.Check;
+using Tank.Runner;
 
 namespace Crash;
 

@@ -1,3 +1,5 @@
+using Tank.Runner;
+
 namespace Crash;
 
 /// <summary>Everything a finished crash test knows, before it is counted up.</summary>

@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using Crash.Control;
+using Tank.Commands;
 
 namespace Crash;
 

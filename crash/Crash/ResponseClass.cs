@@ -1,3 +1,5 @@
+using Tank.Runner;
+
 namespace Crash;
 
 /// <summary>How one write's HTTP exchange ended, as the result counts it.</summary>

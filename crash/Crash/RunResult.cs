@@ -3,6 +3,7 @@ using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Crash.Check;
+using Tank.Runner;
 
 namespace Crash;
 

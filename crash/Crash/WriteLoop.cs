@@ -1,5 +1,6 @@
 using System.Runtime.ExceptionServices;
 using Tank.Runner;
+using Harness.Timing;
 
 namespace Crash;
 

@@ -1,11 +1,11 @@
-namespace Tank.Bench;
+namespace Harness;
 
 /// <summary>
 /// The bench's log on stderr, <c>==> …</c> as script/bench always wrote, and the live status line
 /// beside it: on a terminal a run's status is one line redrawn in place, which a log line first
 /// clears so the two never mix.
 /// </summary>
-public static class BenchLog
+public static class ToolLog
 {
     private static readonly Lock Gate = new();
     private static bool _statusShown;

@@ -1,15 +1,15 @@
 namespace IntegrationService.Storage;
 
-/// <summary>What a fault may cost in acknowledged writes (<see cref="DurabilityFacts.ProcessCrash"/>, <see cref="DurabilityFacts.PowerLoss"/>).</summary>
+/// <summary>What a fault may cost in acknowledged writes (an architecture's processCrash and powerLoss).</summary>
 public static class Loss
 {
     /// <summary>No acknowledged write.</summary>
     public const string Nothing = "nothing";
 
-    /// <summary>About the last <see cref="DurabilityFacts.LossWindowMs"/> of acknowledged writes.</summary>
+    /// <summary>About the last lossWindowMs of acknowledged writes.</summary>
     public const string Window = "window";
 
-    /// <summary>Everything acknowledged since the last snapshot (at least <see cref="DurabilityFacts.LossWindowMs"/>).</summary>
+    /// <summary>Everything acknowledged since the last snapshot (at least lossWindowMs).</summary>
     public const string SinceSnapshot = "since-snapshot";
 
     /// <summary>Any acknowledged write, and the data may be corrupt.</summary>

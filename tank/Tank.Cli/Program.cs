@@ -3,4 +3,4 @@
 // warm-up's in-process responder cheaper. It must be set before the first socket is created.
 if (Environment.GetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS") is null)
     Environment.SetEnvironmentVariable("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1");
-return Tank.Commands.Cli.Run(args);
+return Tank.Commands.TankCli.Run(args);

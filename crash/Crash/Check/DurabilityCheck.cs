@@ -1,5 +1,7 @@
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Matrix;
+using IntegrationService.Http;
+using IntegrationService.Storage;
 
 namespace Crash.Check;
 
@@ -11,7 +13,7 @@ namespace Crash.Check;
 /// </summary>
 public static class DurabilityCheck
 {
-    public static RowCheck Judge(RowFacts facts, FaultSpec fault, CatalogueEntry entry)
+    public static RowCheck Judge(RowFacts facts, FaultSpec fault, StorageDescription entry)
     {
         var promised = fault.Promised(entry);
         var keepsAll = promised == Loss.Nothing;
@@ -20,7 +22,7 @@ public static class DurabilityCheck
         // (at-most-once) or may hand it out again later: neither is a loss of the store.
         long? allowedLost = keepsAll ? facts.Kind == CrashKind.Queue ? facts.ReadsInDoubt : 0 : null;
         // A snapshot restored after the crash holds messages read since it was taken: they come again.
-        var duplicatesAllowed = entry.Delivery == Delivery.AtLeastOnce || !keepsAll;
+        var duplicatesAllowed = entry.Delivery == QueueDelivery.AtLeastOnce || !keepsAll;
 
         var problems = new List<string>();
         // A fault that did not happen proves nothing about the promise.

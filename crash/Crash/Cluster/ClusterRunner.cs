@@ -1,7 +1,9 @@
 using System.Net.Http.Json;
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Matrix;
 using IntegrationService.Kv.Cluster;
+using Tank.Runner;
+using IntegrationService.Http;
 
 namespace Crash.Cluster;
 
@@ -16,7 +18,7 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
     private const int OwnerChecks = 300;
 
     /// <summary>0; 1 when a run's API did not come back or (with --check) a run failed its check; 3 when a cluster did not come up.</summary>
-    public async Task<int> RunAsync(IReadOnlyList<CatalogueEntry> storages, IReadOnlyList<NodeFault> faults, StorageCatalogue catalogue)
+    public async Task<int> RunAsync(IReadOnlyList<StorageDescription> storages, IReadOnlyList<NodeFault> faults, StorageCatalogue catalogue)
     {
         Directory.CreateDirectory(options.Out);
         var script = new ClusterScript(options.Script);

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using Crash.Catalogue;
+using Harness.Catalogue;
 
 namespace Crash.Cluster;
 

@@ -1,8 +1,10 @@
 using System.CommandLine;
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Cluster;
-using Tank;
+
 using Tank.Commands;
+using Harness.CommandLine;
+using Lab.Commands;
 
 namespace Crash.Commands;
 
@@ -13,22 +15,22 @@ namespace Crash.Commands;
 /// </summary>
 public sealed class ClusterCommand : Command
 {
-    private readonly Option<string> _script = TankOption.Create("--cluster-script", "script/cluster: brings a cluster up and down, names its pids", ValueParsers.NonEmpty, "script").Require();
-    private readonly Option<long> _nodes = TankOption.Create("--nodes", "Nodes of the cluster (at least 2: node 1 is struck)", ValueParsers.WholeNumber(min: 2), "n").WithDefault(3);
-    private readonly Option<long> _port = TankOption.Create("--port", "Node i listens on PORT + i", ValueParsers.WholeNumber(min: 1024), "port").Require();
-    private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json)", ValueParsers.NonEmpty, "file").Require();
-    private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
-    private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (default: every shardable one serving key-value)", ValueParsers.NonEmpty, "a,b");
-    private readonly Option<string> _kind = TankOption.Create("--kind", "Kinds of write: only kv", ValueParsers.Choice(["kv"], k => k), "kv").WithDefault("kv");
-    private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", NodeFaults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
+    private readonly Option<string> _script = CliOption.Create("--cluster-script", "script/cluster: brings a cluster up and down, names its pids", ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<long> _nodes = CliOption.Create("--nodes", "Nodes of the cluster (at least 2: node 1 is struck)", ValueParsers.WholeNumber(min: 2), "n").WithDefault(3);
+    private readonly Option<long> _port = CliOption.Create("--port", "Node i listens on PORT + i", ValueParsers.WholeNumber(min: 1024), "port").Require();
+    private readonly Option<string> _catalogue = CliOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _out = CliOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _storage = CliOption.Create("--storage", "Architectures, comma-separated (default: every shardable one serving key-value)", ValueParsers.NonEmpty, "a,b");
+    private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: only kv", ValueParsers.Choice(["kv"], k => k), "kv").WithDefault("kv");
+    private readonly Option<string> _fault = CliOption.Create("--fault", $"Faults: {string.Join(", ", NodeFaults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", NodeFaults.All.Select(f => f.Name)));
-    private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly RateOptions _rates = new();
-    private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long the node stays down or stopped (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
-    private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s outage");
-    private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run lost an acknowledged write, or the outage did not answer 503 for the struck node's keys only");
-    private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs, run nothing");
+    private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long the node stays down or stopped (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s outage");
+    private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run lost an acknowledged write, or the outage did not answer 503 for the struck node's keys only");
+    private readonly Option<bool> _plan = CliOption.Flag("--plan", "Print the runs, run nothing");
 
     public ClusterCommand() : base("cluster", "Crash runs on a sharded key-value cluster: for each shardable architecture, node 1 killed or paused while writes go through node 0")
     {
@@ -42,16 +44,16 @@ public sealed class ClusterCommand : Command
         var catalogue = StorageCatalogue.Load(parse.GetRequiredValue(_catalogue));
         var shardable = catalogue.Entries.Where(e => e.Shardable && e.Serves.Contains(CrashKind.KeyValue.Serves())).ToList();
         var storages = parse.GetValue(_storage) is { } named
-            ? List(named).Select(n => catalogue.Find(n) is { } e && shardable.Contains(e) ? e : throw new TankInputException(
+            ? List(named).Select(n => catalogue.Find(n) is { } e && shardable.Contains(e) ? e : throw new InputException(
                 $"--storage: '{n}' is not a shardable key-value architecture (the catalogue's: {string.Join(", ", shardable.Select(s => s.Name))})")).ToList()
             : shardable;
-        var faults = List(parse.GetRequiredValue(_fault)).Select(f => NodeFaults.Find(f) ?? throw new TankInputException(
+        var faults = List(parse.GetRequiredValue(_fault)).Select(f => NodeFaults.Find(f) ?? throw new InputException(
             $"--fault: unknown fault '{f}' ({string.Join(", ", NodeFaults.All.Select(x => x.Name))})")).ToList();
-        if (storages.Count == 0) throw new TankInputException("nothing to run: the catalogue has no shardable key-value architecture");
+        if (storages.Count == 0) throw new InputException("nothing to run: the catalogue has no shardable key-value architecture");
         var quick = parse.GetValue(_quick);
         var nodes = (int)parse.GetRequiredValue(_nodes);
         var port = (int)parse.GetRequiredValue(_port);
-        if (port + nodes > 65_535) throw new TankInputException($"--port: {port} + {nodes} nodes goes beyond 65535");
+        if (port + nodes > 65_535) throw new InputException($"--port: {port} + {nodes} nodes goes beyond 65535");
         var options = new ClusterRunOptions
         {
             Script = Path.GetFullPath(parse.GetRequiredValue(_script)),
@@ -65,7 +67,7 @@ public sealed class ClusterCommand : Command
             SloMs = parse.GetRequiredValue(_sloMs),
         };
         if (options.FaultAt + options.StopSeconds >= options.Seconds)
-            throw new TankInputException($"--stop-seconds: the outage ({options.StopSeconds} s from {options.FaultAt} s) must end before the writes do ({options.Seconds} s)");
+            throw new InputException($"--stop-seconds: the outage ({options.StopSeconds} s from {options.FaultAt} s) must end before the writes do ({options.Seconds} s)");
         if (parse.GetValue(_plan))
         {
             foreach (var storage in storages)

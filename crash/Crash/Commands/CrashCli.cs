@@ -1,6 +1,8 @@
+using Harness.CommandLine;
 using System.CommandLine;
 using System.CommandLine.Help;
-using Tank;
+using Lab.Commands;
+
 
 namespace Crash.Commands;
 
@@ -31,7 +33,7 @@ public static class CrashCli
 
     public static int Run(string[] args) => Run(args, Console.Out, Console.Error);
 
-    /// <summary>Parses and runs as tank does (Tank.Commands.Cli.Run): "crash: error: …" and exit code 2 on bad input.</summary>
+    /// <summary>Parses and runs as tank does (Cli.Run): "crash: error: …" and exit code 2 on bad input.</summary>
     public static int Run(IReadOnlyList<string> args, TextWriter output, TextWriter error) =>
-        Tank.Commands.Cli.Run(Build(), "crash", args, output, error);
+        Cli.Run(Build(), "crash", args, output, error);
 }

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using Tank.Commands;
+using Harness.CommandLine;
+using Tank.Runner;
 
 namespace Crash.Commands;
 
@@ -10,26 +12,26 @@ namespace Crash.Commands;
 /// </summary>
 public sealed class CrashCommand : Command
 {
-    private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
-    private readonly Option<string> _storage = TankOption.Create("--storage", "The architecture under test (?storage=)", ValueParsers.NonEmpty, "name").Require();
-    private readonly Option<CrashKind> _kind = TankOption.Create("--kind", "author: saves and updates of authors; item: location sets of items; queue: messages, read back by consumers and a drain; kv: key-value PUTs",
+    private readonly Option<string> _url = CliOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
+    private readonly Option<string> _storage = CliOption.Create("--storage", "The architecture under test (?storage=)", ValueParsers.NonEmpty, "name").Require();
+    private readonly Option<CrashKind> _kind = CliOption.Create("--kind", "author: saves and updates of authors; item: location sets of items; queue: messages, read back by consumers and a drain; kv: key-value PUTs",
         ValueParsers.Choice([.. CrashKinds.All.Select(k => k.Name())], t => CrashKinds.Parse(t)!.Value), "author|item|queue|kv").Require();
-    private readonly Option<double> _rate = TankOption.Create("--rate", "Writes per second, evenly spaced", ValueParsers.PositiveNumber, "per-second").Require();
-    private readonly Option<double> _seconds = TankOption.Create("--seconds", "How long the writes go on", ValueParsers.PositiveNumber, "seconds").Require();
-    private readonly Option<double> _faultAt = TankOption.Create("--fault-at", "When the fault command runs, in seconds from the start (below --seconds)",
+    private readonly Option<double> _rate = CliOption.Create("--rate", "Writes per second, evenly spaced", ValueParsers.PositiveNumber, "per-second").Require();
+    private readonly Option<double> _seconds = CliOption.Create("--seconds", "How long the writes go on", ValueParsers.PositiveNumber, "seconds").Require();
+    private readonly Option<double> _faultAt = CliOption.Create("--fault-at", "When the fault command runs, in seconds from the start (below --seconds)",
         ValueParsers.NonNegativeNumber, "seconds").Require();
-    private readonly Option<string> _faultCmd = TankOption.Create("--fault-cmd", "The fault, run with /bin/bash -c beside the writers", ValueParsers.NonEmpty, "command").Require();
-    private readonly Option<string> _out = TankOption.Create("--out", "The result file (JSON)", ValueParsers.NonEmpty, "file").Require();
-    private readonly Option<KeyRange> _items = TankOption.Create("--items", "The item ids written (--kind item)", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1, 2000));
-    private readonly Option<long> _locations = TankOption.Create("--locations", "Location ids 1..N exist; item writes send sets of them",
+    private readonly Option<string> _faultCmd = CliOption.Create("--fault-cmd", "The fault, run with /bin/bash -c beside the writers", ValueParsers.NonEmpty, "command").Require();
+    private readonly Option<string> _out = CliOption.Create("--out", "The result file (JSON)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<KeyRange> _items = CliOption.Create("--items", "The item ids written (--kind item)", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1, 2000));
+    private readonly Option<long> _locations = CliOption.Create("--locations", "Location ids 1..N exist; item writes send sets of them",
         ValueParsers.WholeNumber(min: ItemLocations.BlockSize), "n").WithDefault(100_000);
-    private readonly Option<string?> _truthStorage = TankOption.Create<string?>("--truth-storage", "The store behind a cache: every key is also read through it, differences are stale entries",
+    private readonly Option<string?> _truthStorage = CliOption.Create<string?>("--truth-storage", "The store behind a cache: every key is also read through it, differences are stale entries",
         ValueParsers.Text, "name");
-    private readonly Option<long?> _timeout = TankOption.Create("--timeout", "Per-request timeout: 500ms, 3s, 1m (default 3s)", ValueParsers.Duration.Optional(), "duration");
-    private readonly Option<double> _recoverSeconds = TankOption.Create("--recover-seconds", "How long to wait for the API before the run, for the fault command, and for the read-back",
+    private readonly Option<long?> _timeout = CliOption.Create("--timeout", "Per-request timeout: 500ms, 3s, 1m (default 3s)", ValueParsers.Duration.Optional(), "duration");
+    private readonly Option<double> _recoverSeconds = CliOption.Create("--recover-seconds", "How long to wait for the API before the run, for the fault command, and for the read-back",
         ValueParsers.PositiveNumber, "seconds").WithDefault(60);
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
-    private readonly Option<string?> _label = TankOption.Create<string?>("--label", "The run's name in the summary (default: storage and kind)", ValueParsers.Text, "text");
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<string?> _label = CliOption.Create<string?>("--label", "The run's name in the summary (default: storage and kind)", ValueParsers.Text, "text");
 
     public CrashCommand() : base("run", "A crash-durability test: writes at --rate for --seconds, runs --fault-cmd at --fault-at, reads every acknowledged key back; exits 0 (data lost or not), 1 if the API never answered, 2 on bad input")
     {

@@ -1,9 +1,10 @@
 using System.CommandLine;
 using System.Globalization;
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Matrix;
 using Crash.Rates;
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Crash.Commands;
 
@@ -15,25 +16,25 @@ namespace Crash.Commands;
 /// </summary>
 public sealed class MatrixCommand : Command
 {
-    private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
-    private readonly Option<string> _serviceDir = TankOption.Create("--service-dir", "The published service (IntegrationService.dll), started from there before every run; its log: DIR/service.log",
+    private readonly Option<string> _url = CliOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
+    private readonly Option<string> _serviceDir = CliOption.Create("--service-dir", "The published service (IntegrationService.dll), started from there before every run; its log: DIR/service.log",
         ValueParsers.NonEmpty, "dir").Require();
-    private readonly Option<string> _services = TankOption.Create("--services", "script/services: the server faults act through it (pid, up, powercut)", ValueParsers.NonEmpty, "script").Require();
-    private readonly Option<string> _catalogue = TankOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
-    private readonly Option<string> _out = TankOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
-    private readonly Option<string> _storage = TankOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
-    private readonly Option<string> _kind = TankOption.Create("--kind", "Kinds of write: author, item, queue, kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
-    private readonly Option<string> _fault = TankOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
+    private readonly Option<string> _services = CliOption.Create("--services", "script/services: the server faults act through it (pid, up, powercut)", ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<string> _catalogue = CliOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _out = CliOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _storage = CliOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
+    private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: author, item, queue, kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
+    private readonly Option<string> _fault = CliOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", Faults.Default));
-    private readonly Option<double?> _seconds = TankOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly RateOptions _rates = new();
-    private readonly Option<double?> _stopSeconds = TankOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
-    private readonly Option<bool> _quick = TankOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
-    private readonly Option<bool> _check = TankOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
-    private readonly Option<bool> _plan = TankOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
-    private readonly Option<KeyRange> _items = TankOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
-    private readonly Option<long> _locations = TankOption.Create("--locations", "Location ids 1..N exist (the data set script/crashtest loads)",
+    private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
+    private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
+    private readonly Option<bool> _plan = CliOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
+    private readonly Option<KeyRange> _items = CliOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
+    private readonly Option<long> _locations = CliOption.Create("--locations", "Location ids 1..N exist (the data set script/crashtest loads)",
         ValueParsers.WholeNumber(min: ItemLocations.BlockSize), "n").WithDefault(20_000);
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
@@ -57,7 +58,7 @@ public sealed class MatrixCommand : Command
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
             Rates = _rates.Rule(parse, quick),
-            BenchCatalogue = Tank.Bench.Catalogue.Parse(catalogueJson),
+            BenchCatalogue = catalogue,
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),

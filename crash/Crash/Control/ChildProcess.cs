@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Diagnostics;
 
 namespace Crash.Control;
@@ -40,7 +41,7 @@ internal static class ChildProcess
             start.Environment.Clear();
             foreach (var (name, value) in environment) start.Environment[name] = value;
         }
-        foreach (var name in Tank.Bench.ServiceProcess.ToolOnlyVariables) start.Environment.Remove(name);
+        foreach (var name in ServiceProcess.ToolOnlyVariables) start.Environment.Remove(name);
         foreach (var argument in new[] { "-c", script, zero, program }.Concat(arguments)) start.ArgumentList.Add(argument);
         return Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start");
     }
@@ -49,7 +50,7 @@ internal static class ChildProcess
     public static string Output(string program, params string[] arguments)
     {
         var start = new ProcessStartInfo(program) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardInput = true };
-        foreach (var name in Tank.Bench.ServiceProcess.ToolOnlyVariables) start.Environment.Remove(name);
+        foreach (var name in ServiceProcess.ToolOnlyVariables) start.Environment.Remove(name);
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
         using var process = Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start");
         process.StandardInput.Close();

@@ -1,4 +1,4 @@
-using Tank.Bench;
+using Harness.Processes;
 
 namespace Crash.Control;
 

@@ -1,5 +1,6 @@
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Control;
+using IntegrationService.Http;
 
 namespace Crash.Matrix;
 
@@ -13,9 +14,9 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
     internal Func<FaultContext, int> Run { get; init; } = _ => throw new InvalidOperationException("a fault without an action");
 
     /// <summary>What the architecture promises to lose at most under this fault (a <see cref="Loss"/> word).</summary>
-    public string Promised(CatalogueEntry entry) =>
+    public string Promised(StorageDescription entry) =>
         Promise == Promise.PowerLoss ? entry.Durability.PowerLoss : entry.Durability.ProcessCrash;
 
     /// <summary>The processes the fault hits for <paramref name="entry"/>: its servers, or none (the service).</summary>
-    public IReadOnlyList<string> Targets(CatalogueEntry entry) => Target == FaultTarget.Servers ? entry.Servers : [];
+    public IReadOnlyList<string> Targets(StorageDescription entry) => Target == FaultTarget.Servers ? entry.Servers : [];
 }

@@ -1,3 +1,4 @@
+using Harness.Catalogue;
 using Crash.Rates;
 using Tank.Commands;
 
@@ -24,11 +25,11 @@ public sealed record MatrixOptions
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
 
-    /// <summary>The catalogue as tank bench reads it: whose write cell stands for a row's where a report has none of its own.</summary>
-    public IReadOnlyList<Tank.Bench.CatalogueEntry> BenchCatalogue { get; init; } = [];
+    /// <summary>The catalogue, in the bench's order: whose write cell stands for a row's where a report has none of its own.</summary>
+    public StorageCatalogue BenchCatalogue { get; init; } = new([]);
 
     public RunRate RateOf(MatrixRow row) =>
-        Rates.For(row.Storage.Name, row.Kind, sameWrites: Tank.Bench.BenchMatrix.SameWritesAs(RateRule.WriteScenario(row.Kind), row.Storage.Name, BenchCatalogue));
+        Rates.For(row.Storage.Name, row.Kind, sameWrites: BenchCatalogue.SameWritesAs(row.Kind.Serves(), row.Storage.Name));
 
     /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
     public double FaultAt => Math.Floor(Seconds / 3);

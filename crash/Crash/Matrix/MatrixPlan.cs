@@ -1,5 +1,6 @@
-using Crash.Catalogue;
-using Tank;
+using Harness.Catalogue;
+using Harness.CommandLine;
+
 
 namespace Crash.Matrix;
 
@@ -11,15 +12,15 @@ namespace Crash.Matrix;
 public static class MatrixPlan
 {
     /// <param name="storages">Names or aliases; empty: every architecture in the catalogue.</param>
-    /// <exception cref="TankInputException">An unknown architecture, kind or fault, or nothing to run.</exception>
+    /// <exception cref="InputException">An unknown architecture, kind or fault, or nothing to run.</exception>
     public static IReadOnlyList<MatrixRow> Build(StorageCatalogue catalogue, IReadOnlyList<string> storages, IReadOnlyList<string> kinds, IReadOnlyList<string> faults)
     {
         var entries = storages.Count == 0 ? catalogue.Entries
-            : storages.Select(s => catalogue.Find(s) ?? throw new TankInputException(
+            : storages.Select(s => catalogue.Find(s) ?? throw new InputException(
                 $"--storage: unknown architecture '{s}' (the catalogue has {string.Join(", ", catalogue.Entries.Select(e => e.Name))})")).ToList();
-        var kindList = kinds.Select(k => CrashKinds.Parse(k) ?? throw new TankInputException(
+        var kindList = kinds.Select(k => CrashKinds.Parse(k) ?? throw new InputException(
             $"--kind: unknown kind '{k}' ({string.Join(", ", CrashKinds.All.Select(x => x.Name()))})")).ToList();
-        var faultList = faults.Select(f => Faults.Find(f) ?? throw new TankInputException(
+        var faultList = faults.Select(f => Faults.Find(f) ?? throw new InputException(
             $"--fault: unknown fault '{f}' ({string.Join(", ", Faults.All.Select(x => x.Name))})")).ToList();
 
         var rows = new List<MatrixRow>();
@@ -32,7 +33,7 @@ public static class MatrixPlan
             }
         }
         if (rows.Count == 0)
-            throw new TankInputException($"nothing to run: none of {string.Join(", ", entries.Select(e => e.Name))} serves {string.Join(", ", kindList.Select(k => k.Name()))}");
+            throw new InputException($"nothing to run: none of {string.Join(", ", entries.Select(e => e.Name))} serves {string.Join(", ", kindList.Select(k => k.Name()))}");
         return rows;
     }
 }

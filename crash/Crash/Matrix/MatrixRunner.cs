@@ -1,9 +1,11 @@
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Check;
 using Crash.Commands;
 using Crash.Control;
 using Crash.Rates;
-using Tank;
+using Harness.CommandLine;
+using Tank.Runner;
+
 
 namespace Crash.Matrix;
 
@@ -126,6 +128,6 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     internal static CrashOptions RateChecked(RunRate rate, string label, Func<CrashOptions> options)
     {
         try { return options(); }
-        catch (TankInputException e) when (rate.FromReport) { throw new TankInputException($"{label} at {MatrixCommand.Rate(rate)}: {e.Message}"); }
+        catch (InputException e) when (rate.FromReport) { throw new InputException($"{label} at {MatrixCommand.Rate(rate)}: {e.Message}"); }
     }
 }

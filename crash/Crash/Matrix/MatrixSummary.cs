@@ -2,8 +2,9 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using Crash.Catalogue;
+using Harness.Catalogue;
 using Crash.Queue;
+using Tank.Runner;
 
 namespace Crash.Matrix;
 

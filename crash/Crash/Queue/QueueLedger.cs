@@ -1,3 +1,5 @@
+using Tank.Runner;
+
 namespace Crash.Queue;
 
 /// <summary>

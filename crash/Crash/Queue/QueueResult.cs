@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Crash.Check;
+using Tank.Runner;
 
 namespace Crash.Queue;
 

@@ -1,10 +1,12 @@
-using Tank;
-using Tank.Report;
+using Lab.Report;
+
+using Harness.CommandLine;
+using Tank.Ammo;
 
 namespace Crash.Rates;
 
 /// <summary>
-/// The confirmed capacities of a <c>tank bench</c> report, read as tank's report reads them: its
+/// The confirmed capacities of a <c>lab bench</c> report, read as the lab's report reads them: its
 /// cells (<see cref="ReportInput"/>, a cluster's as <c>&lt;store&gt; ×N</c>) and each cell's
 /// capacity.json (<see cref="CapacityFile.ConfirmedRps"/>, the median of the repetitions'
 /// confirmed rates; 0 when nothing held).
@@ -23,7 +25,7 @@ public sealed class BenchCapacities
         var input = ReportInput.Discover(directory);
         var cells = input.Runs.Select(r => (r.Storage, r.Scenario, Capacity: CapacityFile.TryRead(r.Dir))).ToList();
         if (cells.All(c => c.Capacity is null))
-            throw new TankInputException(Path.Combine(directory, "runs"), "capacity.json", "no cell has one: not a report of tank bench");
+            throw new InputException(Path.Combine(directory, "runs"), "capacity.json", "no cell has one: not a report of lab bench");
         var confirmed = cells.Where(c => c.Capacity is { ConfirmedRps: > 0 })
             .GroupBy(c => (c.Storage, c.Scenario))
             .ToDictionary(g => g.Key, g => g.First().Capacity!.ConfirmedRps);

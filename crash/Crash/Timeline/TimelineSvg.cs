@@ -1,5 +1,5 @@
 using System.Text;
-using Tank.Report;
+using Harness.Charts;
 
 namespace Crash.Timeline;
 

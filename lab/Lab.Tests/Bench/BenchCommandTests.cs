@@ -1,14 +1,16 @@
-using Tank.Bench;
+using Lab.Bench;
 using Tank.Commands;
+using Harness.CommandLine;
+using Lab.Commands;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
-/// <summary><c>tank bench</c>'s command line, as script/bench passes it through.</summary>
+/// <summary><c>lab bench</c>'s command line, as script/bench passes it through.</summary>
 public sealed class BenchCommandTests
 {
     private static BenchOptions Options(params string[] args)
     {
-        var parse = Cli.Parse(["bench", "--service-dll", "/r/IntegrationService.dll", .. args]);
+        var parse = LabCli.Parse(["bench", "--service-dll", "/r/IntegrationService.dll", .. args]);
         Assert.Empty(parse.Errors);
         return ((BenchCommand)parse.CommandResult.Command).OptionsOf(parse);
     }
@@ -16,7 +18,7 @@ public sealed class BenchCommandTests
     private static string Error(params string[] args)
     {
         var error = new StringWriter();
-        Assert.Equal(Cli.InputError, Cli.Run(["bench", .. args], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, LabCli.Run(["bench", .. args], TextWriter.Null, error));
         return error.ToString();
     }
 
@@ -50,7 +52,7 @@ public sealed class BenchCommandTests
     [InlineData("--port", "80", "--port: '80' must be at least 1024")]
     [InlineData("--repeat", "0", "--repeat: '0' must be above zero")]
     public void BadValuesAreInputErrors(string option, string value, string message) =>
-        Assert.Contains($"tank: error: {message}", Error("--service-dll", "s.dll", option, value));
+        Assert.Contains($"lab: error: {message}", Error("--service-dll", "s.dll", option, value));
 
     [Fact]
     public void TheServiceDllIsRequired() => Assert.Contains("--service-dll", Error("--quick"));

@@ -1,6 +1,11 @@
-using Tank.Bench;
+using Harness.Catalogue;
+using Lab.Bench;
+using Harness.CommandLine;
+using Lab.Report;
+using Tank.Ammo;
+using IntegrationService.Http;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 /// <summary>The bench's matrix follows from the catalogue alone: what each architecture serves, its servers, whether it is shardable.</summary>
 public sealed class BenchMatrixTests
@@ -19,7 +24,7 @@ public sealed class BenchMatrixTests
     public void AScenariosApiIsItsPrefix(string scenario, string api) => Assert.Equal(api, BenchApi.Of(scenario));
 
     [Fact]
-    public void AScenarioWithoutAnApiIsBadInput() => Assert.Throws<TankInputException>(() => BenchApi.Of("blob-read"));
+    public void AScenarioWithoutAnApiIsBadInput() => Assert.Throws<InputException>(() => BenchApi.Of("blob-read"));
 
     [Fact]
     public void EachScenarioRunsOnEveryArchitectureServingItsApiInCatalogueOrder()
@@ -87,7 +92,7 @@ public sealed class BenchMatrixTests
     [Fact]
     public void AnArchitectureNewToTheCatalogueIsMeasuredWithoutNamingIt()
     {
-        var catalogue = CatalogueFixture.Entries.Append(new CatalogueEntry("nats-jetstream", [], ["Queue"], ["nats"], [], "fsync always", false)).ToList();
+        var catalogue = CatalogueFixture.Entries.Append(Architecture.Of("nats-jetstream", ["Queue"], ["nats"], "fsync always")).ToList();
         var matrix = BenchMatrix.Build(catalogue, null, ["queue-write"], 0, crossCheck: false);
         Assert.Contains(matrix.Cells, c => c.Storage == "nats-jetstream");
         Assert.Contains("nats", matrix.CpuServers);
@@ -142,7 +147,7 @@ public sealed class BenchMatrixTests
     [InlineData(null, "author-delete", "--scenario: unknown scenario 'author-delete'")]
     [InlineData("beanstalkd", "author-read", "no architecture serves the selected scenarios")]
     public void BadSelectionsAreBadInput(string? storages, string? scenarios, string message) =>
-        Assert.StartsWith(message, Assert.Throws<TankInputException>(() => Build(storages, scenarios)).Message);
+        Assert.StartsWith(message, Assert.Throws<InputException>(() => Build(storages, scenarios)).Message);
 
     [Fact]
     public void TheDefaultRunAlsoReadsWithZipfianKeysWhereACacheSitsAndWhereTheSameServersHaveNone()

@@ -1,7 +1,8 @@
-using Tank.Bench;
+using Lab.Bench;
 using Tank.Schedule;
+using Lab.Cluster;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 /// <summary>The schedules a cell runs are derived from its probed capacity and parse as Tank schedules.</summary>
 public sealed class BenchProfileTests

@@ -1,7 +1,7 @@
-using Tank.Bench;
+using Lab.Bench;
 using Tank.Runner;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 public sealed class BenchProgressTests
 {

@@ -1,6 +1,6 @@
-using Tank.Bench;
+using Lab.Bench;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 /// <summary>
 /// The search's logic against a fake measure function: a target that holds the SLO up to a

@@ -1,4 +1,7 @@
-namespace Tank.Tests.Bench;
+using Harness.Catalogue;
+using IntegrationService.Http;
+
+namespace Lab.Tests.Bench;
 
 /// <summary>
 /// The service's catalogue as <c>IntegrationService catalogue --json</c> printed it on 2026-11-25
@@ -21,5 +24,5 @@ public static class CatalogueFixture
         ]
         """;
 
-    public static IReadOnlyList<Tank.Bench.CatalogueEntry> Entries => Tank.Bench.Catalogue.Parse(Json);
+    public static IReadOnlyList<StorageDescription> Entries => StorageCatalogue.Parse(Json).Entries;
 }

@@ -1,6 +1,7 @@
-using Tank.Bench;
+using Harness.Catalogue;
+using Lab.Bench;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 public sealed class CatalogueTests
 {
@@ -13,7 +14,7 @@ public sealed class CatalogueTests
         Assert.Equal(["Author", "Item"], cache.Serves);
         Assert.Equal(["postgres"], cache.Servers);
         Assert.Equal(["redis-cache"], cache.Caches);
-        Assert.Equal(("durability of postgres-redis-cache", false), (cache.Durability, cache.Shardable));
+        Assert.Equal(("durability of postgres-redis-cache", false), (cache.Durability.Text, cache.Shardable));
         Assert.True(entries.Single(e => e.Name == "tarantool-vinyl").Shardable);
         Assert.True(entries.Single(e => e.Name == "redis-aof").IsCalled("redis_aof"));
         Assert.True(entries.Single(e => e.Name == "redis-aof").IsCalled("REDIS-AOF"));
@@ -22,10 +23,10 @@ public sealed class CatalogueTests
     [Fact]
     public void MissingOptionalFieldsAreEmpty()
     {
-        var entry = Catalogue.Parse("""[{"name":"x","serves":["Queue"]}]""").Single();
-        Assert.Equal(("x", 0, 0, 0, "", false), (entry.Name, entry.Servers.Count, entry.Caches.Count, entry.Aliases.Count, entry.Durability, entry.Shardable));
+        var entry = StorageCatalogue.Parse("""[{"name":"x","serves":["Queue"]}]""").Entries.Single();
+        Assert.Equal(("x", 0, 0, 0, "", false), (entry.Name, entry.Servers.Length, entry.Caches.Length, entry.Aliases.Length, entry.Durability.Text, entry.Shardable));
     }
 
     [Fact]
-    public void ANonArrayIsRejected() => Assert.Throws<FormatException>(() => Catalogue.Parse("""{"name":"x"}"""));
+    public void ANonArrayIsRejected() => Assert.Throws<CatalogueException>(() => StorageCatalogue.Parse("""{"name":"x"}"""));
 }

@@ -1,6 +1,6 @@
-using Tank.Bench;
+using Lab.Bench;
 
-namespace Tank.Tests.Bench;
+namespace Lab.Tests.Bench;
 
 public sealed class WrkOutputTests
 {

@@ -1,15 +1,17 @@
-using Tank.Cluster;
+using Lab.Cluster;
 using Tank.Commands;
-using Tank.Tests.Bench;
+using Lab.Tests.Bench;
+using Harness.CommandLine;
+using Lab.Commands;
 
-namespace Tank.Tests.Cluster;
+namespace Lab.Tests.Cluster;
 
-/// <summary>tank cluster's command line (script/cluster's) and what it asks the catalogue; nothing starts.</summary>
+/// <summary>lab cluster's command line (script/cluster's) and what it asks the catalogue; nothing starts.</summary>
 public sealed class ClusterCommandTests
 {
     private static (string Action, int Nodes, string? Storage, int? Port, string Root) Arguments(params string[] args)
     {
-        var parse = Cli.Parse(["cluster", .. args]);
+        var parse = LabCli.Parse(["cluster", .. args]);
         Assert.Empty(parse.Errors);
         return ((ClusterCommand)parse.CommandResult.Command).ArgumentsOf(parse);
     }
@@ -17,7 +19,7 @@ public sealed class ClusterCommandTests
     private static (int Code, string Error) Run(params string[] args)
     {
         var error = new StringWriter();
-        return (Cli.Run(["cluster", .. args], TextWriter.Null, error), error.ToString());
+        return (LabCli.Run(["cluster", .. args], TextWriter.Null, error), error.ToString());
     }
 
     [Fact]

@@ -1,6 +1,7 @@
-using Tank.Cluster;
+using Lab.Cluster;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Cluster;
+namespace Lab.Tests.Cluster;
 
 /// <summary>Where a cluster lives and which ports its nodes' stores take, from script/lib.sh's environment.</summary>
 public sealed class ClusterSettingsTests
@@ -34,7 +35,7 @@ public sealed class ClusterSettingsTests
 
     [Fact]
     public void APortThatIsNotOneIsBadInputNamingTheVariable() =>
-        Assert.Contains("CLUSTER_REDIS_PORT: 'x'", Assert.Throws<TankInputException>(() => From(("CLUSTER_REDIS_PORT", "x"))).Message);
+        Assert.Contains("CLUSTER_REDIS_PORT: 'x'", Assert.Throws<InputException>(() => From(("CLUSTER_REDIS_PORT", "x"))).Message);
 
     [Fact]
     public void EachNodesStoreIsStartedWithItsOwnDataDirectoryAndPort()

@@ -1,6 +1,6 @@
-using Tank.Cluster;
+using Lab.Cluster;
 
-namespace Tank.Tests.Cluster;
+namespace Lab.Tests.Cluster;
 
 /// <summary>The state file cluster.env: the lines script/cluster wrote, read back the same.</summary>
 public sealed class ClusterStateTests

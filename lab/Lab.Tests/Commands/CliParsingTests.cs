@@ -1,21 +1,22 @@
 using Tank.Commands;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Commands;
+namespace Lab.Tests.Commands;
 
-/// <summary>How the tank command line reads options and reports bad ones (exit code 2, the option and value named).</summary>
+/// <summary>How the tank and lab command lines read options and reports bad ones (exit code 2, the option and value named).</summary>
 public sealed class CliParsingTests
 {
     private static (int Code, string Error) Run(params string[] args)
     {
         var error = new StringWriter();
-        var code = Cli.Run(args, TextWriter.Null, error);
+        var code = Tools.Run(args, TextWriter.Null, error);
         return (code, error.ToString());
     }
 
     [Fact]
     public void QuietTakesNoValueSoTheConfigAfterItIsTheArgument()
     {
-        var parse = Cli.Parse(["run", "--quiet", "load.yaml"]);
+        var parse = Tools.Parse(["run", "--quiet", "load.yaml"]);
         Assert.Empty(parse.Errors);
         Assert.Equal("load.yaml", parse.GetValue<string>("load.yaml"));
         Assert.True(parse.GetValue<bool>("--quiet"));
@@ -41,7 +42,7 @@ public sealed class CliParsingTests
         var (code, error) = Run(command, "x", "--tiemout", "3s");
         Assert.Equal(Cli.InputError, code);
         Assert.Contains("Unrecognized command or argument '--tiemout'", error);
-        Assert.Contains($"see 'tank {command} --help'", error);
+        Assert.Contains($"see '{Tools.Of(command)} {command} --help'", error);
     }
 
     [Theory]
@@ -86,7 +87,7 @@ public sealed class CliParsingTests
     [InlineData("--timeout", "3s", 3000)]
     [InlineData("--instances", "64", 64)]
     public void RunValuesAreTyped(string option, string value, long expected) =>
-        Assert.Equal(expected, Cli.Parse(["run", "load.yaml", option, value]).GetValue<long?>(option));
+        Assert.Equal(expected, Tools.Parse(["run", "load.yaml", option, value]).GetValue<long?>(option));
 
     [Fact]
     public void AMissingValueIsAnErrorNamingTheOption()
@@ -128,7 +129,7 @@ public sealed class CliParsingTests
     public void AnOptionGivenTwiceIsAnErrorUnlessRepeatable()
     {
         Assert.Contains("'--out' expects a single argument", Run("run", "load.yaml", "--out", "a", "--out", "b").Error);
-        var parse = Cli.Parse(["run", "load.yaml", "--cpu", "service=1", "--cpu", "postgresql=2"]);
+        var parse = Tools.Parse(["run", "load.yaml", "--cpu", "service=1", "--cpu", "postgresql=2"]);
         Assert.Empty(parse.Errors);
         Assert.Equal(["service", "postgresql"], parse.GetValue<Tank.Cpu.CpuTarget[]>("--cpu")!.Select(c => c.Name));
     }
@@ -148,13 +149,13 @@ public sealed class CliParsingTests
     [InlineData("--durability", "postgres=")]
     public void ValuesAreTakenVerbatim(string option, string value)
     {
-        var parse = Cli.Parse(["env", "dir", option, value]);
+        var parse = Tools.Parse(["env", "dir", option, value]);
         Assert.Empty(parse.Errors);
         Assert.Contains(parse.Tokens, t => t.Value == value);
     }
 
     [Fact]
     public void DuplicateEnvNamesAreBadInput() =>
-        Assert.Contains("tank: error: --server: 'postgres' is given twice",
+        Assert.Contains("lab: error: --server: 'postgres' is given twice",
             Run("env", Path.Combine(Path.GetTempPath(), $"tank-env-{Guid.NewGuid():N}"), "--server", "postgres=15", "--server", "postgres=16").Error);
 }

@@ -2,18 +2,19 @@ using System.CommandLine;
 using System.CommandLine.Help;
 using System.Text.RegularExpressions;
 using Tank.Commands;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Commands;
+namespace Lab.Tests.Commands;
 
 /// <summary>
-/// tank/README.md's "CLI contract" table is hand-written (it carries prose the help does not), so
+/// tank/README.md's and lab/README.md's "CLI contract" tables are hand-written (it carries prose the help does not), so
 /// it is checked against the parser that --help is generated from: the same commands, every
 /// option in the row of its command and no other, <c>[--x]</c> exactly for optional ones, and one
 /// <c>&lt;placeholder&gt;</c> per positional argument.
 /// </summary>
 public sealed partial class ReadmeUsageTests
 {
-    [GeneratedRegex(@"^\| `\$T (?<command>[a-z]+)(?<usage>.*?)` \|")]
+    [GeneratedRegex(@"^\| `\$[TL] (?<command>[a-z]+)(?<usage>.*?)` \|")]
     private static partial Regex ContractRow();
 
     [GeneratedRegex(@"--[a-z][a-z0-9-]*")]
@@ -21,11 +22,11 @@ public sealed partial class ReadmeUsageTests
 
     private sealed record UsageOption(string Name, bool Optional);
 
-    private static Dictionary<string, string> ReadmeRows()
+    private static Dictionary<string, string> ReadmeRows(string tool)
     {
-        var readme = File.ReadAllLines(Path.Combine(TankDir(), "README.md"));
+        var readme = File.ReadAllLines(Path.Combine(ToolDir(tool), "README.md"));
         var start = Array.FindIndex(readme, l => l.StartsWith("## CLI contract", StringComparison.Ordinal));
-        Assert.True(start >= 0, "tank/README.md has no '## CLI contract' section");
+        Assert.True(start >= 0, $"{tool}/README.md has no '## CLI contract' section");
         var rows = new Dictionary<string, string>();
         foreach (var line in readme.Skip(start + 1).TakeWhile(l => !l.StartsWith("## ", StringComparison.Ordinal)))
         {
@@ -53,44 +54,49 @@ public sealed partial class ReadmeUsageTests
         return options;
     }
 
-    private static string TankDir()
+    private static string ToolDir(string tool)
     {
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-            if (File.Exists(Path.Combine(dir.FullName, "tank", "README.md"))) return Path.Combine(dir.FullName, "tank");
-        throw new InvalidOperationException("tank/README.md not found above the test binaries");
+            if (File.Exists(Path.Combine(dir.FullName, tool, "README.md"))) return Path.Combine(dir.FullName, tool);
+        throw new InvalidOperationException($"{tool}/README.md not found above the test binaries");
     }
+
+    public static TheoryData<string> ToolNames() => [.. Tools.Names];
 
     private static IEnumerable<Option> ParserOptions(Command command) => command.Options.Where(o => o is not HelpOption);
 
-    [Fact]
-    public void TheReadmeHasARowForEveryCommandAndNoOther() =>
-        Assert.Equal(Cli.Build().Subcommands.Select(c => c.Name).Order(), ReadmeRows().Keys.Order());
+    [Theory]
+    [MemberData(nameof(ToolNames))]
+    public void TheReadmeHasARowForEveryCommandAndNoOther(string tool) =>
+        Assert.Equal(Tools.Build(tool).Subcommands.Select(c => c.Name).Order(), ReadmeRows(tool).Keys.Order());
 
-    [Fact]
-    public void EveryRowListsExactlyItsCommandsOptionsWithTheRightBrackets()
+    [Theory]
+    [MemberData(nameof(ToolNames))]
+    public void EveryRowListsExactlyItsCommandsOptionsWithTheRightBrackets(string tool)
     {
-        var rows = ReadmeRows();
+        var rows = ReadmeRows(tool);
         var problems = new List<string>();
-        foreach (var command in Cli.Build().Subcommands)
+        foreach (var command in Tools.Build(tool).Subcommands)
         {
             var readme = ReadmeOptions(rows[command.Name]).DistinctBy(o => o.Name).ToDictionary(o => o.Name, o => o.Optional);
             var parser = ParserOptions(command).ToDictionary(o => o.Name, o => !o.Required);
-            problems.AddRange(parser.Keys.Except(readme.Keys).Select(name => $"tank {command.Name} {name} is missing from the README"));
-            problems.AddRange(readme.Keys.Except(parser.Keys).Select(name => $"tank {command.Name} {name} is in the README but not in the parser"));
+            problems.AddRange(parser.Keys.Except(readme.Keys).Select(name => $"{tool} {command.Name} {name} is missing from the README"));
+            problems.AddRange(readme.Keys.Except(parser.Keys).Select(name => $"{tool} {command.Name} {name} is in the README but not in the parser"));
             problems.AddRange(parser.Where(p => readme.TryGetValue(p.Key, out var optional) && optional != p.Value)
-                .Select(p => $"tank {command.Name} {p.Key} is {(p.Value ? "optional" : "required")}: {(p.Value ? "[--x]" : "no brackets")} in the README"));
+                .Select(p => $"{tool} {command.Name} {p.Key} is {(p.Value ? "optional" : "required")}: {(p.Value ? "[--x]" : "no brackets")} in the README"));
         }
         Assert.True(problems.Count == 0, string.Join("\n", problems));
     }
 
-    [Fact]
-    public void EveryRowShowsThePositionalArguments()
+    [Theory]
+    [MemberData(nameof(ToolNames))]
+    public void EveryRowShowsThePositionalArguments(string tool)
     {
-        var rows = ReadmeRows();
-        foreach (var command in Cli.Build().Subcommands)
+        var rows = ReadmeRows(tool);
+        foreach (var command in Tools.Build(tool).Subcommands)
         {
             var placeholders = Regex.Matches(rows[command.Name], @"^\s*((<[^>]+>)\s*)*").Single().Groups[2].Captures.Count;
-            Assert.True(command.Arguments.Count == placeholders, $"tank {command.Name}: {command.Arguments.Count} arguments, the README shows {placeholders}");
+            Assert.True(command.Arguments.Count == placeholders, $"{tool} {command.Name}: {command.Arguments.Count} arguments, the README shows {placeholders}");
         }
     }
 }

@@ -1,9 +1,10 @@
 using Tank.Commands;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Commands;
+namespace Lab.Tests.Commands;
 
 /// <summary>
-/// The command lines script/bench passes to tank (same options, same value
+/// The command lines the scripts pass to tank and lab (same options, same value
 /// formats, with typical values), so a change to the parser cannot break them unnoticed.
 /// Parse only: nothing runs.
 /// </summary>
@@ -31,7 +32,7 @@ public sealed class ScriptInvocationTests
         // script/bench: everything after the servers are up and the builds done
         ["bench", "--quick", "--storage", "postgres", "--scenario", "author-read,queue-read", "--slo-ms", "10", "--seed", "1", "--crosscheck", "--cluster", "3",
             "--service-dll", "/repo/IntegrationService/bin/Release/net10.0/IntegrationService.dll", "--root", "/repo", "--port", "18080", "--cluster-port", "18180"],
-        // tank bench's cluster phase, through script/cluster
+        // lab bench's cluster phase, through script/cluster
         ["cluster", "up", "--nodes", "3", "--storage", "tarantool-memtx", "--port", "18180", "--root", "/repo"],
         ["cluster", "pids", "--root", "/repo"],
         ["cluster", "down", "--root", "/repo"],
@@ -46,6 +47,6 @@ public sealed class ScriptInvocationTests
 
     [Theory]
     [MemberData(nameof(Invocations))]
-    public void TheScriptsCommandLinesParse(string[] args) => Assert.Empty(Cli.Parse(args).Errors);
+    public void TheScriptsCommandLinesParse(string[] args) => Assert.Empty(Tools.Parse(args).Errors);
 
 }

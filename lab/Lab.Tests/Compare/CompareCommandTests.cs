@@ -1,19 +1,21 @@
 using Tank.Commands;
-using Tank.Compare;
-using Tank.Report;
-using Tank.Tests.Report;
-using Cell = Tank.Tests.Compare.SummaryFixture.Cell;
+using Lab.Compare;
+using Lab.Report;
+using Lab.Tests.Report;
+using Harness.CommandLine;
+using Lab.Commands;
+using Cell = Lab.Tests.Compare.SummaryFixture.Cell;
 
-namespace Tank.Tests.Compare;
+namespace Lab.Tests.Compare;
 
-/// <summary>tank compare BASE NEW: 0 when nothing got worse, 1 naming the cells that did, 2 on bad input.</summary>
+/// <summary>lab compare BASE NEW: 0 when nothing got worse, 1 naming the cells that did, 2 on bad input.</summary>
 public sealed class CompareCommandTests
 {
     private static (int Code, string Out, string Err) Compare(params string[] args)
     {
         var output = new StringWriter();
         var error = new StringWriter();
-        var code = Cli.Run(["compare", .. args], output, error);
+        var code = LabCli.Run(["compare", .. args], output, error);
         return (code, output.ToString(), error.ToString());
     }
 
@@ -69,11 +71,11 @@ public sealed class CompareCommandTests
     [Fact]
     public void TheGapBetweenSpreadsIsMeasuredAtTheirNearestEdges()
     {
-        var b = new Tank.Compare.Spread(21492, 28482);
-        Assert.Equal(0, b.GapPercent(new Tank.Compare.Spread(20000, 22000)));
-        Assert.Equal(100.0 * 209 / 21492, b.GapPercent(new Tank.Compare.Spread(17026, 21283)), 9);
-        Assert.Equal(100.0 * (30000 - 28482) / 28482, b.GapPercent(new Tank.Compare.Spread(30000, 31000)), 9);
-        Assert.Equal(double.PositiveInfinity, new Tank.Compare.Spread(0, 0).GapPercent(new Tank.Compare.Spread(5, 6)));
+        var b = new Lab.Compare.Spread(21492, 28482);
+        Assert.Equal(0, b.GapPercent(new Lab.Compare.Spread(20000, 22000)));
+        Assert.Equal(100.0 * 209 / 21492, b.GapPercent(new Lab.Compare.Spread(17026, 21283)), 9);
+        Assert.Equal(100.0 * (30000 - 28482) / 28482, b.GapPercent(new Lab.Compare.Spread(30000, 31000)), 9);
+        Assert.Equal(double.PositiveInfinity, new Lab.Compare.Spread(0, 0).GapPercent(new Lab.Compare.Spread(5, 6)));
     }
 
     // Figures shaped like script/bench --quick --repeat 3 --storage tarantool-memtx --scenario
@@ -101,7 +103,7 @@ public sealed class CompareCommandTests
         using var f = new SummaryFixture();
         var before = f.Report("base", 10, new Cell("tarantool-memtx", "author-read", 15000, 4.0, ConfirmedRps: 6200, RampRepeats: [0, 14892, 19465]));
         var after = f.Report("new", 10, new Cell("tarantool-memtx", "author-read", 5000, 3.0, ConfirmedRps: 2000, RampRepeats: [0, 4800, 6100]));
-        Assert.Equal(Tank.Compare.Spread.Of(6200), ReportFileReader.Read(before).Cells[0].Capacity.Spread);
+        Assert.Equal(Lab.Compare.Spread.Of(6200), ReportFileReader.Read(before).Cells[0].Capacity.Spread);
         var (code, output, _) = Compare(before, after);
         Assert.Equal(CompareCommand.Regressed, code);
         Assert.Contains("tarantool-memtx · author-read: capacity (rps @ SLO) 6200 → 2000 (−67.7 %) ✗", output);
@@ -117,7 +119,7 @@ public sealed class CompareCommandTests
             $"\"repeats\": [{string.Join(", ", cpu.Select(c => $"{{\"confirmed_rps\": 1000, \"cpu_us_per_request\": {SummaryFixture.N(c)}}}"))}]}}]}}");
         var a = Report("a", 100, 110, 125);
         var cell = ReportFileReader.Read(a).Cells.Single();
-        Assert.Equal((110.0, new Tank.Compare.Spread(100, 125)), (cell.CpuUsPerRequest!.Value, cell.CpuUsPerRequest.Spread));
+        Assert.Equal((110.0, new Lab.Compare.Spread(100, 125)), (cell.CpuUsPerRequest!.Value, cell.CpuUsPerRequest.Spread));
         Assert.Equal(0, Compare(a, Report("b", 118, 124, 131)).Code); // +12.7 %, but the ranges overlap
         Assert.Equal(CompareCommand.Regressed, Compare(a, Report("c", 150, 160, 170)).Code);
     }
@@ -148,10 +150,10 @@ public sealed class CompareCommandTests
         const string run = "\"storage\": \"redis\", \"scenario\": \"kv-get\", \"max_sustained_rps\": 900, \"quantiles_ms\": {\"p99\": 1}";
         var nested = ReportFileReader.Read(f.Raw("nested", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"confirmed_rps\": 1000, \"spread\": {{\"rps\": [950, 1100]}}, " +
             "\"repeats\": [{\"confirmed_rps\": 950, \"p99_ms\": 0.9}, {\"confirmed_rps\": 1100, \"p99_ms\": 1.3}]}]}"));
-        Assert.Equal(new Tank.Compare.Spread(950, 1100), nested.Cells[0].Capacity.Spread);
-        Assert.Equal(new Tank.Compare.Spread(0.9, 1.3), nested.Cells[0].P99Ms.Spread);
+        Assert.Equal(new Lab.Compare.Spread(950, 1100), nested.Cells[0].Capacity.Spread);
+        Assert.Equal(new Lab.Compare.Spread(0.9, 1.3), nested.Cells[0].P99Ms.Spread);
         var unknown = ReportFileReader.Read(f.Raw("unknown", $"{{\"slo_ms\": 10, \"runs\": [{{{run}, \"spread\": 7.5, \"repeats\": [\"a\", null]}}]}}"));
-        Assert.Equal(Tank.Compare.Spread.Of(900), unknown.Cells[0].Capacity.Spread);
+        Assert.Equal(Lab.Compare.Spread.Of(900), unknown.Cells[0].Capacity.Spread);
     }
 
     [Fact]
@@ -227,8 +229,8 @@ public sealed class CompareCommandTests
         using var f = new SummaryFixture();
         var report = f.Report("r", 10, new Cell("postgres", "kv-get", 1000, 1.0), new Cell("redis", "kv-get", 3000, 0.5));
         var file = Path.Combine(f.Root, "reports", "history.jsonl");
-        Assert.Equal(0, Cli.Run(["history", report, "--file", file], TextWriter.Null, TextWriter.Null));
-        Assert.Equal(0, Cli.Run(["history", report, "--file", file, "--build", "deadbee"], TextWriter.Null, TextWriter.Null));
+        Assert.Equal(0, LabCli.Run(["history", report, "--file", file], TextWriter.Null, TextWriter.Null));
+        Assert.Equal(0, LabCli.Run(["history", report, "--file", file, "--build", "deadbee"], TextWriter.Null, TextWriter.Null));
         var lines = HistoryFile.Read(file);
         Assert.Equal(2, lines.Count);
         Assert.Equal("abc1234", lines[0].GetProperty("build").GetString());
@@ -238,7 +240,7 @@ public sealed class CompareCommandTests
 
         File.AppendAllText(file, "{oops\n");
         var error = new StringWriter();
-        Assert.Equal(Cli.InputError, Cli.Run(["history", report, "--file", file], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, LabCli.Run(["history", report, "--file", file], TextWriter.Null, error));
         Assert.Contains("history.jsonl: line 3, byte", error.ToString());
     }
 }

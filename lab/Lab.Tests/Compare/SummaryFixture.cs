@@ -1,9 +1,11 @@
 using System.Globalization;
 using System.Text.Json;
+using Lab.Report;
+using Tank.Ammo;
 
-namespace Tank.Tests.Compare;
+namespace Lab.Tests.Compare;
 
-/// <summary>Report folders holding a hand-written summary.json, in tank report's format.</summary>
+/// <summary>Report folders holding a hand-written summary.json, in lab report's format.</summary>
 public sealed class SummaryFixture : IDisposable
 {
     public string Root { get; } = Directory.CreateTempSubdirectory("tank-compare-").FullName;
@@ -33,7 +35,7 @@ public sealed class SummaryFixture : IDisposable
                     : Array.Empty<object>(),
             };
             if (c.ConfirmedRps is { } confirmed) run["confirmed_rps"] = confirmed;
-            // As tank report writes them: a searched cell's repeats are confirmed rates, a ramp-only cell's max rps @ SLO.
+            // As lab report writes them: a searched cell's repeats are confirmed rates, a ramp-only cell's max rps @ SLO.
             if (c.Repeats is { } repeats)
                 run["repeats"] = c.ConfirmedRps is null ? repeats.Select(r => (object)new { max_sustained_rps = r }).ToArray() : repeats.Select(r => (object)new { confirmed_rps = r }).ToArray();
             if (c.Spread is { } spread)

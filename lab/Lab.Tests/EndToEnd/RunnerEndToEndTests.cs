@@ -3,13 +3,17 @@ using System.Net.Sockets;
 using System.Text.Json;
 using Tank.Commands;
 using Tank.SelfTest;
+using Harness.CommandLine;
 
-namespace Tank.Tests.EndToEnd;
+namespace Lab.Tests.EndToEnd;
 
-/// <summary>Runs the real CLI (ammo → run → env → report) against a loopback responder.</summary>
+/// <summary>Runs the real command lines (tank ammo → tank run → lab env → lab report) against a loopback responder.</summary>
 public sealed class RunnerEndToEndTests : IDisposable
 {
     private readonly string _dir = Directory.CreateTempSubdirectory("tank-e2e-").FullName;
+
+    /// <summary>The runner's commands go to tank, the rest to the lab, as a user types them.</summary>
+    private static int Run(string[] args) => args[0] is "ammo" or "run" or "serve" ? TankCli.Run(args) : Lab.Commands.LabCli.Run(args);
 
     private string Yaml(int port, string schedule, string timeout = "5s", string extra = "") 
     {
@@ -33,7 +37,7 @@ public sealed class RunnerEndToEndTests : IDisposable
     }
 
     private void Ammo(int port, string scenario = "author-read") =>
-        Assert.Equal(0, Cli.Run(["ammo", "--scenario", scenario, "--storage", "postgres", "--host", $"127.0.0.1:{port}",
+        Assert.Equal(0, Run(["ammo", "--scenario", scenario, "--storage", "postgres", "--host", $"127.0.0.1:{port}",
             "--count", "40", "--seed", "3", "--out", Path.Combine(_dir, "ammo.txt")]));
 
     [Fact]
@@ -42,7 +46,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         await using var server = new TrivialHttpServer();
         Ammo(server.Port);
         var outDir = Path.Combine(_dir, "closed");
-        Assert.Equal(0, Cli.Run(["run", Yaml(server.Port, "const(1, 1s)", timeout: "5s"), "--load-type", "instances", "--instances", "4",
+        Assert.Equal(0, Run(["run", Yaml(server.Port, "const(1, 1s)", timeout: "5s"), "--load-type", "instances", "--instances", "4",
             "--schedule", "const(4, 1s) const(0, 1s)", "--out", outDir, "--quiet"]));
         var meta = JsonDocument.Parse(File.ReadAllText(Path.Combine(outDir, "meta.json"))).RootElement;
         var start = meta.GetProperty("start").GetDateTimeOffset().ToUnixTimeMilliseconds();
@@ -60,7 +64,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         var yaml = Yaml(server.Port, "const(1, 1s)");
         File.WriteAllText(yaml, File.ReadAllText(yaml).Replace("  instances: 50\n", "  instances: 50\n  loop: 1\n"));
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        Assert.Equal(0, Cli.Run(["run", yaml, "--load-type", "instances", "--instances", "4",
+        Assert.Equal(0, Run(["run", yaml, "--load-type", "instances", "--instances", "4",
             "--schedule", "const(4, 600s)", "--out", outDir, "--quiet"]));
         Assert.Equal(40, File.ReadAllLines(Path.Combine(outDir, "phout.log")).Length);
         Assert.Equal(40, File.ReadAllLines(Path.Combine(outDir, "lateness.log")).Length); // one lateness per phout line
@@ -73,7 +77,7 @@ public sealed class RunnerEndToEndTests : IDisposable
     {
         await using var server = new TrivialHttpServer();
         Ammo(server.Port);
-        var result = Tank.Bench.Shooter.Fire(new Tank.Bench.Shot
+        var result = Lab.Bench.Shooter.Fire(new Lab.Bench.Shot
         {
             Config = Yaml(server.Port, "const(1, 1s)"), AmmoFile = Path.Combine(_dir, "ammo.txt"), Address = $"127.0.0.1:{server.Port}",
             OutDir = Path.Combine(_dir, "decided"), Schedule = "const(50, 60s)",
@@ -91,7 +95,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         await using var server = new TrivialHttpServer();
         Ammo(server.Port);
         var outDir = Path.Combine(_dir, "warm");
-        Assert.Equal(0, Cli.Run(["run", Yaml(server.Port, "const(20, 1s)"), "--warmup", "const(30, 1s)", "--out", outDir, "--quiet",
+        Assert.Equal(0, Run(["run", Yaml(server.Port, "const(20, 1s)"), "--warmup", "const(30, 1s)", "--out", outDir, "--quiet",
             "--cpu", $"me={Environment.ProcessId}"]));
         Assert.Equal(20, File.ReadAllLines(Path.Combine(outDir, "phout.log")).Length);
         Assert.Equal(50, server.Requests);
@@ -110,7 +114,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         Ammo(server.Port);
         var runDir = Path.Combine(_dir, "bench");
         var outDir = Path.Combine(runDir, "runs", "postgres", "author-read");
-        var code = Cli.Run(["run", Yaml(server.Port, "line(10, 50, 2s) const(50, 2s)"), "--out", outDir,
+        var code = Run(["run", Yaml(server.Port, "line(10, 50, 2s) const(50, 2s)"), "--out", outDir,
             "--storage", "postgres", "--scenario", "author-read", "--durability", "synchronous_commit=on", "--quiet"]);
 
         Assert.Equal(0, code);
@@ -136,8 +140,8 @@ public sealed class RunnerEndToEndTests : IDisposable
         Assert.Equal(planned, meta.RootElement.GetProperty("planned_requests").GetInt64());
         Assert.Equal("synchronous_commit=on", meta.RootElement.GetProperty("durability").GetString());
 
-        Assert.Equal(0, Cli.Run(["env", runDir, "--server", "postgres=PostgreSQL 15", "--durability", "postgres=synchronous_commit=on"]));
-        Assert.Equal(0, Cli.Run(["report", runDir, "--slo-ms", "10"]));
+        Assert.Equal(0, Run(["env", runDir, "--server", "postgres=PostgreSQL 15", "--durability", "postgres=synchronous_commit=on"]));
+        Assert.Equal(0, Run(["report", runDir, "--slo-ms", "10"]));
         var report = File.ReadAllText(Path.Combine(runDir, "report.md"));
         Assert.Contains("| postgres | author-read | 160 |", report);
         Assert.Contains("charts/postgres-author-read.svg", report);
@@ -162,7 +166,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         Ammo(port);
         var outDir = Path.Combine(_dir, "timeout");
         // --quiet takes no value: the config after it is the config (it once became --quiet's value).
-        Assert.Equal(0, Cli.Run(["run", "--quiet", Yaml(port, "const(2, 1s)", timeout: "1s"), "--out", outDir]));
+        Assert.Equal(0, Run(["run", "--quiet", Yaml(port, "const(2, 1s)", timeout: "1s"), "--out", outDir]));
         var fields = File.ReadAllLines(Path.Combine(outDir, "phout.log")).Select(l => l.Split('\t')).ToList();
         Assert.Equal(2, fields.Count);
         Assert.All(fields, f => Assert.Equal(("110", "0", "1000000"), (f[10], f[11], f[7])));
@@ -176,7 +180,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         Ammo(server.Port);
         var yaml = Yaml(server.Port, "const(20, 30s)", extra: "autostop:\n  autostop:\n    - http(2xx,50%,2s)");
         var started = DateTime.UtcNow;
-        Assert.Equal(22, Cli.Run(["run", yaml, "--out", Path.Combine(_dir, "stopped"), "--quiet"]));
+        Assert.Equal(22, Run(["run", yaml, "--out", Path.Combine(_dir, "stopped"), "--quiet"]));
         Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(20), "autostop should end the 30 s run early");
     }
 
@@ -189,7 +193,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         var error = new StringWriter();
         var previous = Console.Error;
         Console.SetError(error);
-        try { Assert.Equal(2, Cli.Run(["run", Yaml(1, schedule), "--out", outDir])); }
+        try { Assert.Equal(2, Run(["run", Yaml(1, schedule), "--out", outDir])); }
         finally { Console.SetError(previous); }
         Assert.Contains(reason, error.ToString());
         Assert.Contains("load.yaml:10", error.ToString());
@@ -201,7 +205,7 @@ public sealed class RunnerEndToEndTests : IDisposable
     {
         File.WriteAllText(Path.Combine(_dir, "ammo.txt"), "");
         var outDir = Path.Combine(_dir, "never");
-        Assert.Equal(2, Cli.Run(["run", Yaml(1, "const(1, 1s)"), "--out", outDir]));
+        Assert.Equal(2, Run(["run", Yaml(1, "const(1, 1s)"), "--out", outDir]));
         Assert.False(Directory.Exists(outDir));
     }
 
@@ -211,7 +215,7 @@ public sealed class RunnerEndToEndTests : IDisposable
         var yaml = Yaml(1, "const(1, 1s)");
         File.WriteAllText(yaml, File.ReadAllText(yaml).Replace("  instances: 50", "  instance: 50"));
         var outDir = Path.Combine(_dir, "never");
-        Assert.Equal(2, Cli.Run(["run", yaml, "--out", outDir]));
+        Assert.Equal(2, Run(["run", yaml, "--out", outDir]));
         Assert.False(Directory.Exists(outDir));
     }
 

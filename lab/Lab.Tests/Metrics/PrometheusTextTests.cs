@@ -1,6 +1,6 @@
-using Tank.Metrics;
+using Lab.Metrics;
 
-namespace Tank.Tests.Metrics;
+namespace Lab.Tests.Metrics;
 
 public sealed class PrometheusTextTests
 {

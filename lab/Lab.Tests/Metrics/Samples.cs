@@ -1,4 +1,4 @@
-namespace Tank.Tests.Metrics;
+namespace Lab.Tests.Metrics;
 
 /// <summary>
 /// metrics-before.txt and metrics-after.txt: the service's /metrics before and after a run, in

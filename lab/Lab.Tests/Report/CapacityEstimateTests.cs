@@ -1,6 +1,6 @@
-using Tank.Report;
+using Lab.Report;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 public sealed class CapacityEstimateTests
 {

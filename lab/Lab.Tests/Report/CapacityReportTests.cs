@@ -1,14 +1,14 @@
 using System.Text.Json;
-using Tank.Report;
+using Lab.Report;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
-/// <summary>capacity.json beside a run (tank bench): the summary's "confirmed rps", the repeats' median and min–max, and summary.json's capacity.</summary>
+/// <summary>capacity.json beside a run (lab bench): the summary's "confirmed rps", the repeats' median and min–max, and summary.json's capacity.</summary>
 public sealed class CapacityReportTests
 {
     private const string Schedule = "const(100, 10s)";
 
-    // Each repetition's confirmed rate, as tank bench writes them.
+    // Each repetition's confirmed rate, as lab bench writes them.
     private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
         [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
         [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
@@ -47,8 +47,8 @@ public sealed class CapacityReportTests
         Assert.Equal(1050, capacity.GetProperty("median").GetDouble());
         Assert.Equal((1000.0, 1100.0), (capacity.GetProperty("spread").GetProperty("min").GetDouble(), capacity.GetProperty("spread").GetProperty("max").GetDouble()));
         // What compare reads: the median and the repetitions' confirmed rates as its spread.
-        var cell = Tank.Compare.ReportFileReader.Read(dir.Path).Cells.Single(c => c.Storage == "postgres");
-        Assert.Equal((1050.0, new Tank.Compare.Spread(1000, 1100)), (cell.Capacity.Value, cell.Capacity.Spread));
+        var cell = Lab.Compare.ReportFileReader.Read(dir.Path).Cells.Single(c => c.Storage == "postgres");
+        Assert.Equal((1050.0, new Lab.Compare.Spread(1000, 1100)), (cell.Capacity.Value, cell.Capacity.Spread));
         Assert.Equal((15.0, true), (capacity.GetProperty("holds")[1].GetProperty("seconds").GetDouble(), capacity.GetProperty("holds")[1].GetProperty("confirmation").GetBoolean()));
     }
 
@@ -64,8 +64,8 @@ public sealed class CapacityReportTests
             """);
         ReportBuilder.Build(dir.Path, sloMs: 10);
         Assert.Contains("| postgres | ≥ 100 · 1.00 · 6669 |", dir.Read("report.md"));
-        var cell = Tank.Compare.ReportFileReader.Read(dir.Path).Cells.Single();
-        Assert.Equal((6669.0, Tank.Compare.Spread.Of(6669)), (cell.Capacity.Value, cell.Capacity.Spread));
+        var cell = Lab.Compare.ReportFileReader.Read(dir.Path).Cells.Single();
+        Assert.Equal((6669.0, Lab.Compare.Spread.Of(6669)), (cell.Capacity.Value, cell.Capacity.Spread));
     }
 
     [Fact]

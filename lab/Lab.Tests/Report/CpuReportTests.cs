@@ -1,8 +1,8 @@
 using System.Text.Json;
 using Tank.Cpu;
-using Tank.Report;
+using Lab.Report;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 public sealed class CpuReportTests
 {

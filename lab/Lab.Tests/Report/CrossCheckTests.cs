@@ -1,7 +1,7 @@
 using System.Text.Json;
-using Tank.Report;
+using Lab.Report;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 public sealed class CrossCheckTests
 {

@@ -1,7 +1,9 @@
 using System.Text.Json;
-using Tank.Report;
+using Lab.Report;
+using Harness.CommandLine;
+using Tank.Runner;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>
 /// Latency from the intended send time: with lateness.log beside phout.log the headline quantiles
@@ -50,7 +52,7 @@ public sealed class IntendedLatencyTests
         using var dir = new RunDirectory();
         var run = dir.Run("postgres", "author-read", 2, _ => 10, _ => 2, "const(10, 2s)");
         File.WriteAllLines(Path.Combine(run, "lateness.log"), ["1", "2"]);
-        var e = Assert.Throws<TankInputException>(() => PhoutAnalyzer.Analyze(Path.Combine(run, "phout.log"), "postgres", "author-read", null, 10));
+        var e = Assert.Throws<InputException>(() => PhoutAnalyzer.Analyze(Path.Combine(run, "phout.log"), "postgres", "author-read", null, 10));
         Assert.Contains("fewer lines than phout.log", e.Message);
     }
 

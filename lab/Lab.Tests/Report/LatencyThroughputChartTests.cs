@@ -1,6 +1,8 @@
-using Tank.Report;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Runner;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 public sealed class LatencyThroughputChartTests
 {

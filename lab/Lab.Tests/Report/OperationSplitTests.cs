@@ -1,7 +1,7 @@
 using System.Text.Json;
-using Tank.Report;
+using Lab.Report;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>A run whose ammo tagged each request with its operation is split by tag in summary.json and report.md.</summary>
 public sealed class OperationSplitTests

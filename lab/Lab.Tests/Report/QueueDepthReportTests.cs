@@ -1,8 +1,9 @@
 using System.Net;
 using System.Text.Json;
-using Tank.Report;
+using Lab.Report;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>queue.json beside a queue run: the depth column, and the warning for a read run whose queue ran dry.</summary>
 public sealed class QueueDepthReportTests
@@ -144,7 +145,7 @@ public sealed class QueueDepthReportTests
     {
         using var dir = new RunDirectory();
         File.WriteAllText(Path.Combine(dir.Run("beanstalkd", "queue-read", 5, _ => 10, _ => 1, Schedule), "queue.json"), "{\"depth_end\": \"none\"}");
-        var error = Assert.Throws<TankInputException>(() => ReportBuilder.Build(dir.Path, sloMs: 10));
+        var error = Assert.Throws<InputException>(() => ReportBuilder.Build(dir.Path, sloMs: 10));
         Assert.Contains("queue.json", error.Message);
         Assert.False(File.Exists(Path.Combine(dir.Path, "report.md")));
     }

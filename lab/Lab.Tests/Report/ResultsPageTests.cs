@@ -1,8 +1,9 @@
-using Tank.Report;
+using Lab.Report;
+using Harness.CommandLine;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
-/// <summary>docs/RESULTS.md as <c>tank report --results</c> writes it from a report's summary.json.</summary>
+/// <summary>docs/RESULTS.md as <c>lab report --results</c> writes it from a report's summary.json.</summary>
 public sealed class ResultsPageTests
 {
     private const string Schedule = "line(1, 200, 10s)";
@@ -90,7 +91,7 @@ public sealed class ResultsPageTests
     [Fact]
     public void APageWithoutTheBlockIsAnErrorNamingIt()
     {
-        var error = Assert.Throws<TankInputException>(() => ResultsPage.ReplaceBlock("# no block\n", "unused.json", "README.md"));
+        var error = Assert.Throws<InputException>(() => ResultsPage.ReplaceBlock("# no block\n", "unused.json", "README.md"));
         Assert.Contains("README.md", error.Message);
     }
 

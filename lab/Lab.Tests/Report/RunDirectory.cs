@@ -1,9 +1,11 @@
 using System.Globalization;
 using System.Text;
 using Tank.Cpu;
-using Tank.Report;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Runner;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>Writes run directories as script/bench lays them out, for report tests.</summary>
 public sealed class RunDirectory : IDisposable

@@ -1,10 +1,10 @@
 using System.Net;
 using System.Text.Json;
-using Tank.Metrics;
-using Tank.Report;
-using Tank.Tests.Metrics;
+using Lab.Metrics;
+using Lab.Report;
+using Lab.Tests.Metrics;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>The service's /metrics scraped before and after a run, beside the client's figures.</summary>
 public sealed class ServerViewReportTests

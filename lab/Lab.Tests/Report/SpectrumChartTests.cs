@@ -1,7 +1,7 @@
-using Tank.Report;
+using Lab.Report;
 using Tank.Stats;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 /// <summary>The spectrum chart: latency by percentile on HdrHistogram's 1/(1−p) axis, one line per architecture.</summary>
 public sealed class SpectrumChartTests

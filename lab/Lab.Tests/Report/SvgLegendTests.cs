@@ -1,8 +1,9 @@
 using System.Text;
 using System.Text.RegularExpressions;
-using Tank.Report;
+using Lab.Report;
+using Harness.Charts;
 
-namespace Tank.Tests.Report;
+namespace Lab.Tests.Report;
 
 public sealed class SvgLegendTests
 {

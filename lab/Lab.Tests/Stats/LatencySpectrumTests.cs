@@ -1,9 +1,9 @@
 using System.Globalization;
-using Tank.Report;
+using Lab.Report;
 using Tank.Stats;
-using Tank.Tests.Report;
+using Lab.Tests.Report;
 
-namespace Tank.Tests.Stats;
+namespace Lab.Tests.Stats;
 
 /// <summary>latency.hgrm: each run's whole latency spectrum in HdrHistogram's percentile distribution format, in ms.</summary>
 public sealed class LatencySpectrumTests

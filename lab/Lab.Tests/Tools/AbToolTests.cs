@@ -1,12 +1,16 @@
 using Tank.Commands;
-using Tank.Tools;
+using Lab.Tools;
+using Harness.CommandLine;
+using Lab.Commands;
+using Harness.Catalogue;
+using IntegrationService.Http;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
-/// <summary>tank ab: ab 2.3's results read from real outputs (Tools/Samples/ab-*.txt), the table, the architectures from the catalogue, the command line.</summary>
+/// <summary>lab ab: ab 2.3's results read from real outputs (Tools/Samples/ab-*.txt), the table, the architectures from the catalogue, the command line.</summary>
 public sealed class AbToolTests
 {
-    private static readonly IReadOnlyList<CatalogueEntry> Catalogue = Tank.Tools.Catalogue.Parse(Samples.Read("storages.json"));
+    private static readonly IReadOnlyList<StorageDescription> Catalogue = StorageCatalogue.Parse(Samples.Read("storages.json")).Entries;
 
     [Fact]
     public void AReadRunsFigures() =>
@@ -57,7 +61,7 @@ public sealed class AbToolTests
     public void ASelectionMustServeItems()
     {
         Assert.Equal(["postgres"], AbMatrix.Storages(Catalogue, ["postgres"]));
-        Assert.StartsWith("--storage: 'redis-aof' serves no items", Assert.Throws<TankInputException>(() => AbMatrix.Storages(Catalogue, ["redis-aof"])).Message);
+        Assert.StartsWith("--storage: 'redis-aof' serves no items", Assert.Throws<InputException>(() => AbMatrix.Storages(Catalogue, ["redis-aof"])).Message);
     }
 
     [Fact]
@@ -65,7 +69,7 @@ public sealed class AbToolTests
     {
         AbSettings Settings(params string[] args)
         {
-            var parse = Cli.Parse(["ab", .. args]);
+            var parse = LabCli.Parse(["ab", .. args]);
             Assert.Empty(parse.Errors);
             return ((AbCommand)parse.CommandResult.Command).SettingsOf(parse);
         }
@@ -74,6 +78,6 @@ public sealed class AbToolTests
         var given = Settings("--url", "http://127.0.0.1:8080", "-c", "10", "-n", "300", "--item", "7", "--storage", "postgres,tarantool-vinyl");
         Assert.Equal((10, 300, 7L), (given.Concurrency, given.Requests, given.Item));
         Assert.Equal(["postgres", "tarantool-vinyl"], given.Storages!);
-        Assert.Equal(Cli.InputError, Cli.Run(["ab", "--url", "http://h:1", "-c", "0"], TextWriter.Null, TextWriter.Null));
+        Assert.Equal(Cli.InputError, LabCli.Run(["ab", "--url", "http://h:1", "-c", "0"], TextWriter.Null, TextWriter.Null));
     }
 }

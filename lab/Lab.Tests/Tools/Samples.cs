@@ -1,4 +1,4 @@
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
 /// <summary>The captured outputs under Tools/Samples (see the csproj).</summary>
 internal static class Samples

@@ -1,14 +1,16 @@
 using Tank.Commands;
-using Tank.Tools;
+using Lab.Tools;
+using Harness.CommandLine;
+using Lab.Commands;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
-/// <summary>tank siege's command line as script/siege passes it; parse only, nothing runs.</summary>
+/// <summary>lab siege's command line as script/siege passes it; parse only, nothing runs.</summary>
 public sealed class SiegeCommandTests
 {
     private static SiegeSettings? Settings(params string[] args)
     {
-        var parse = Cli.Parse(["siege", .. args]);
+        var parse = LabCli.Parse(["siege", .. args]);
         Assert.Empty(parse.Errors);
         return ((SiegeCommand)parse.CommandResult.Command).SettingsOf(parse);
     }
@@ -55,7 +57,7 @@ public sealed class SiegeCommandTests
     [InlineData(new[] { "--service-dll", "s.dll", "--out", "o", "--report", "r" }, "takes no --url or --service-dll")]
     [InlineData(new[] { "--url", "http://h:1", "--service-dll", "s.dll", "--out", "o" }, "not both")]
     public void MissingOrConflictingOptionsAreInputErrors(string[] args, string message) =>
-        Assert.Contains(message, Assert.Throws<TankInputException>(() => Settings(args)).Message);
+        Assert.Contains(message, Assert.Throws<InputException>(() => Settings(args)).Message);
 
     [Theory]
     [InlineData("--concurrency", "10,x", "--concurrency takes positive whole numbers, not 'x'")]
@@ -65,7 +67,7 @@ public sealed class SiegeCommandTests
     public void BadValuesAreParseErrors(string option, string value, string message)
     {
         var error = new StringWriter();
-        Assert.Equal(Cli.InputError, Cli.Run(["siege", "--url", "http://h:1", "--out", "o", option, value], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, LabCli.Run(["siege", "--url", "http://h:1", "--out", "o", option, value], TextWriter.Null, error));
         Assert.Contains(message, error.ToString());
     }
 }

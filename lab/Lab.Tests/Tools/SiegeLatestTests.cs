@@ -1,6 +1,6 @@
-using Tank.Tools;
+using Lab.Tools;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
 /// <summary>reports/siege-latest follows the newest siege run folder of the reports folder, and nothing else.</summary>
 public sealed class SiegeLatestTests : IDisposable

@@ -1,11 +1,14 @@
-using Tank.Tools;
+using Lab.Tools;
+using Harness.CommandLine;
+using Harness.Catalogue;
+using IntegrationService.Http;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
 /// <summary>The siege matrix's queues, from a real GET /storages answer (Tools/Samples/storages.json).</summary>
 public sealed class SiegeMatrixTests
 {
-    private static readonly IReadOnlyList<CatalogueEntry> Catalogue = Tank.Tools.Catalogue.Parse(Samples.Read("storages.json"));
+    private static readonly IReadOnlyList<StorageDescription> Catalogue = StorageCatalogue.Parse(Samples.Read("storages.json")).Entries;
 
     [Fact]
     public void EveryQueueOfTheCatalogueUnderTheStudysNames() =>
@@ -18,17 +21,17 @@ public sealed class SiegeMatrixTests
     [Fact]
     public void AnArchitectureWithoutAQueueIsRefused()
     {
-        var e = Assert.Throws<TankInputException>(() => SiegeMatrix.Queues(Catalogue, ["postgres-redis-cache"]));
+        var e = Assert.Throws<InputException>(() => SiegeMatrix.Queues(Catalogue, ["postgres-redis-cache"]));
         Assert.StartsWith("--queue: 'postgres-redis-cache' is not a queue of this service (known: beanstalkd, postgres, redis_aof", e.Message);
     }
 
     [Fact]
     public void AQueueAddedToTheCatalogueJoinsTheMatrix() =>
-        Assert.Equal(["nats"], SiegeMatrix.Queues([new CatalogueEntry("nats", [], ["Queue"]), new CatalogueEntry("kv", [], ["KeyValue"])], null));
+        Assert.Equal(["nats"], SiegeMatrix.Queues([Architecture.Of("nats", ["Queue"]), Architecture.Of("kv", ["KeyValue"])], null));
 
     [Fact]
     public void AnAnswerThatIsNotTheCatalogueIsAToolError() =>
-        Assert.Throws<ToolException>(() => Tank.Tools.Catalogue.Parse("{\"status\":\"healthy\"}"));
+        Assert.Throws<CatalogueException>(() => StorageCatalogue.Parse("{\"status\":\"healthy\"}").Entries);
 
     [Fact]
     public void TheOpenFilesSoftLimitIsRead()

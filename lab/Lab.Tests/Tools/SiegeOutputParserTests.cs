@@ -1,6 +1,6 @@
-using Tank.Tools;
+using Lab.Tools;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
 /// <summary>siege 4.0.7's statistics read from real outputs (Tools/Samples/siege-*.txt, captured against the service on the test servers).</summary>
 public sealed class SiegeOutputParserTests

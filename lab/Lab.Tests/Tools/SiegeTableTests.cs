@@ -1,8 +1,8 @@
-using Tank.Tools;
+using Lab.Tools;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
-/// <summary>The siege table from raw files as tank siege writes them (header, siege's real output, footer).</summary>
+/// <summary>The siege table from raw files as lab siege writes them (header, siege's real output, footer).</summary>
 public sealed class SiegeTableTests
 {
     private static SiegeRun Raw(string sample, string op, long? before, long? after, int exitCode, string queue = "redis_aof") =>

@@ -1,6 +1,6 @@
-using Tank.Tools;
+using Lab.Tools;
 
-namespace Tank.Tests.Tools;
+namespace Lab.Tests.Tools;
 
 /// <summary>The hard kill deadline siege and ab run under (timeout -s KILL), on stand-ins that hang or are missing.</summary>
 public sealed class ToolProcessTests

@@ -1,19 +1,21 @@
 using Tank.Commands;
-using Tank.Report;
-using Tank.Tests.Compare;
-using Tank.Tests.Report;
-using Cell = Tank.Tests.Compare.SummaryFixture.Cell;
+using Lab.Report;
+using Lab.Tests.Compare;
+using Lab.Tests.Report;
+using Harness.CommandLine;
+using Lab.Commands;
+using Cell = Lab.Tests.Compare.SummaryFixture.Cell;
 
-namespace Tank.Tests.Verdicts;
+namespace Lab.Tests.Verdicts;
 
-/// <summary>tank verdict: who holds a rate at an SLO (and survives a fault class), ranked; exit 0 / 1 when nobody / 2 bad input.</summary>
+/// <summary>lab verdict: who holds a rate at an SLO (and survives a fault class), ranked; exit 0 / 1 when nobody / 2 bad input.</summary>
 public sealed class VerdictCommandTests
 {
     private static (int Code, string Out, string Err) Verdict(params string[] args)
     {
         var output = new StringWriter();
         var error = new StringWriter();
-        var code = Cli.Run(["verdict", .. args], output, error);
+        var code = LabCli.Run(["verdict", .. args], output, error);
         return (code, output.ToString(), error.ToString());
     }
 
@@ -162,7 +164,7 @@ public sealed class VerdictCommandTests
         // Half the best (300) is 150; the round rate at or below it is 100, which redis just holds.
         Assert.Contains("Which architectures hold 100 requests/s at p99 ≤ 10.0 ms in kv-get?", md);
         Assert.Contains("**Qualifies: postgres", md);
-        Assert.Contains("tank verdict <this report folder> --slo-ms S --rate R", md);
+        Assert.Contains("lab verdict <this report folder> --slo-ms S --rate R", md);
         // A scenario nobody held is named, not left out.
         Assert.Contains("No architecture held p99 ≤ 10.0 ms in kv-put, so there is no rate to judge against there.", md);
         var html = run.Read("report.html");
@@ -178,5 +180,5 @@ public sealed class VerdictCommandTests
     [InlineData(1.5, 1)]
     [InlineData(0.2, 1)]
     public void TheReportsTargetIsARoundRate(double halfTheBest, double rate) =>
-        Assert.Equal(rate, Tank.Verdicts.VerdictSection.RoundRate(halfTheBest));
+        Assert.Equal(rate, Lab.Verdicts.VerdictSection.RoundRate(halfTheBest));
 }

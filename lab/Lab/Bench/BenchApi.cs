@@ -1,4 +1,6 @@
-namespace Tank.Bench;
+using Harness.CommandLine;
+
+namespace Lab.Bench;
 
 /// <summary>
 /// Which API of the service a scenario exercises, by the catalogue's names for them (an
@@ -17,6 +19,6 @@ public static class BenchApi
         "item" => Item,
         "queue" => Queue,
         "kv" => KeyValue,
-        _ => throw new TankInputException($"scenario '{scenario}' names no API (author-*, item-*, queue-*, kv-*)"),
+        _ => throw new InputException($"scenario '{scenario}' names no API (author-*, item-*, queue-*, kv-*)"),
     };
 }

@@ -1,4 +1,7 @@
-namespace Tank.Bench;
+using Tank.Ammo;
+using Tank.Ammo.Workloads;
+
+namespace Lab.Bench;
 
 /// <summary>
 /// One measured cell of the matrix: a scenario on an architecture, on one service node

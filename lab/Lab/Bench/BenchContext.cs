@@ -1,13 +1,17 @@
-namespace Tank.Bench;
+using Harness.Catalogue;
+using Harness.Processes;
+using IntegrationService.Http;
+
+namespace Lab.Bench;
 
 /// <summary>What every step of a bench run shares: options, profile, catalogue, paths.</summary>
-public sealed record BenchContext(BenchOptions Options, BenchProfile Profile, IReadOnlyList<CatalogueEntry> Catalogue, string RunDir, CancellationToken Cancel)
+public sealed record BenchContext(BenchOptions Options, BenchProfile Profile, IReadOnlyList<StorageDescription> Catalogue, string RunDir, CancellationToken Cancel)
 {
     public string LoadYaml => Path.Combine(Options.Root, "tank", "load.yaml");
 
     public string KvPrefillYaml => Path.Combine(Options.Root, "tank", "configs", "kv-prefill.yaml");
 
-    public string Durability(string storage) => Catalogue.FirstOrDefault(a => a.Name == storage)?.Durability ?? "";
+    public string Durability(string storage) => Catalogue.FirstOrDefault(a => a.Name == storage)?.Durability.Text ?? "";
 
     /// <summary>Runs one of the service's tools (seed, fill-queue, settle) from its Release build.</summary>
     public string ServiceTool(params string[] args) => ProcessRunner.Checked("dotnet", [Options.ServiceDll, .. args], Cancel);

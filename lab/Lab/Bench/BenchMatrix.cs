@@ -1,6 +1,10 @@
+using Harness.Catalogue;
 using Tank.Ammo;
+using Harness.CommandLine;
+using Tank.Ammo.Workloads;
+using IntegrationService.Http;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// What one bench run measures, derived from the catalogue alone: every selected scenario on every
@@ -41,7 +45,7 @@ public sealed record BenchMatrix(
     /// <summary>The scenarios that pick keys, the ones a key distribution applies to.</summary>
     public static IReadOnlyList<string> KeyedScenarios { get; } = ["author-read", "author-mixed", "item-read", "item-write", "kv-put", "kv-get"];
 
-    public static BenchMatrix Build(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
+    public static BenchMatrix Build(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
         string? workload = null, string? distribution = null)
     {
         if (workload is not null)
@@ -51,14 +55,14 @@ public sealed record BenchMatrix(
             var workloadCells = served.SelectMany(a => new[] { ("author-read", BenchApi.Author), ("kv-get", BenchApi.KeyValue) }
                     .Where(s => a.Serve(s.Item2)).Select(s => new BenchCell(s.Item1, a.Name) { Workload = workload, Distribution = distribution }))
                 .OrderBy(c => c.Scenario, StringComparer.Ordinal).ToList();
-            if (workloadCells.Count == 0) throw new TankInputException($"--workload {workload}: no selected architecture serves authors or key-value pairs");
+            if (workloadCells.Count == 0) throw new InputException($"--workload {workload}: no selected architecture serves authors or key-value pairs");
             var workloadServers = catalogue.Where(a => workloadCells.Any(c => c.Storage == a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
             return new BenchMatrix(workloadCells, [], [], workloadServers, []);
         }
         var chosen = ChooseStorages(catalogue, storages);
         var scenarioNames = scenarios ?? (clusterNodes >= 2 ? ClusterScenarioNames : quick ? QuickScenarios : DefaultScenarios);
         foreach (var name in scenarioNames.Where(n => !Scenarios.Names.Contains(n)))
-            throw new TankInputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
+            throw new InputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
 
         var cells = Scenarios.Names.Where(scenarioNames.Contains)
             .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s)) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen) || RepeatsAnEarlierRead(s, a, chosen))))
@@ -68,15 +72,15 @@ public sealed record BenchMatrix(
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
         if (scenarioNames.Contains("author-read") && distribution is null && !quick && clusterNodes < 2)
         {
-            var cached = chosen.Where(a => a.Caches.Count > 0 && a.Serve(BenchApi.Author)).ToList();
-            var uncached = chosen.Where(a => a.Caches.Count == 0 && a.Serve(BenchApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
+            var cached = chosen.Where(a => a.Caches.Length > 0 && a.Serve(BenchApi.Author)).ToList();
+            var uncached = chosen.Where(a => a.Caches.Length == 0 && a.Serve(BenchApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
             cells.AddRange(uncached.Concat(cached).Select(a => new BenchCell("author-read", a.Name) { Distribution = "zipfian" }));
         }
         var clusterScenarios = clusterNodes >= 2 ? ClusterScenarioNames.Where(scenarioNames.Contains).ToList() : [];
         var clusterStores = clusterScenarios.Count > 0 ? chosen.Where(a => a.Shardable).Select(a => a.Name).ToList() : [];
         var crossChecks = crossCheck ? chosen.Select(CrossCheckTarget.For).OfType<CrossCheckTarget>().ToList() : [];
         if (cells.Count == 0 && clusterStores.Count == 0)
-            throw new TankInputException("no architecture serves the selected scenarios (see 'IntegrationService catalogue')");
+            throw new InputException("no architecture serves the selected scenarios (see 'IntegrationService catalogue')");
 
         var measured = cells.Select(c => c.Storage).Concat(clusterStores).Concat(crossChecks.Select(c => c.Storage)).ToHashSet();
         var cpuServers = catalogue.Where(a => measured.Contains(a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
@@ -88,7 +92,7 @@ public sealed record BenchMatrix(
     /// measurement (a read by primary key, an insert, on the same servers): the default run leaves
     /// it out and measures items only where authors are not served; <c>--scenario</c> runs them all.
     /// </summary>
-    public static bool RepeatsAnAuthorCell(string scenario, CatalogueEntry architecture) =>
+    public static bool RepeatsAnAuthorCell(string scenario, StorageDescription architecture) =>
         BenchApi.Of(scenario) == BenchApi.Item && architecture.Serve(BenchApi.Author);
 
     /// <summary>
@@ -97,7 +101,7 @@ public sealed record BenchMatrix(
     /// the same Tarantool write-ahead log has it) repeats that one's write cell: the default run
     /// leaves it out; <c>--scenario</c> or <c>--storage</c> without the earlier one runs it.
     /// </summary>
-    public static bool RepeatsAnEarlierWrite(string scenario, CatalogueEntry architecture, IReadOnlyList<CatalogueEntry> chosen) =>
+    public static bool RepeatsAnEarlierWrite(string scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
         // Not kv-put: the key-value study compares each store's one node with its own cluster.
         scenario.EndsWith("-write", StringComparison.Ordinal) && SameWritesAs(scenario, architecture.Name, chosen).Any();
 
@@ -109,34 +113,25 @@ public sealed record BenchMatrix(
     /// 17 677–21 212 and 16 607–23 913). The default run leaves it out (its 100 s kept the run under
     /// 45 minutes); <c>--scenario</c>, or <c>--storage</c> without the earlier one, runs it.
     /// </summary>
-    public static bool RepeatsAnEarlierRead(string scenario, CatalogueEntry architecture, IReadOnlyList<CatalogueEntry> chosen) =>
+    public static bool RepeatsAnEarlierRead(string scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
         scenario == "author-read" && chosen.TakeWhile(a => a.Name != architecture.Name)
             .Any(a => a.Serve(BenchApi.Author) && a.Servers.SequenceEqual(architecture.Servers) && a.Caches.SequenceEqual(architecture.Caches));
 
-    /// <summary>
-    /// The architectures before <paramref name="architecture"/> in <paramref name="catalogue"/> whose
-    /// write cell of <paramref name="scenario"/> stands for its own (see <see cref="RepeatsAnEarlierWrite"/>;
-    /// crash --rate-from takes their figure where a report has none of its own).
-    /// </summary>
-    public static IEnumerable<string> SameWritesAs(string scenario, string architecture, IReadOnlyList<CatalogueEntry> catalogue)
-    {
-        if (!(scenario.EndsWith("-write", StringComparison.Ordinal) || scenario == "kv-put")) return [];
-        var self = catalogue.FirstOrDefault(a => a.Name == architecture);
-        if (self is null) return [];
-        return catalogue.TakeWhile(a => a.Name != architecture)
-            .Where(a => a.Serve(BenchApi.Of(scenario)) && a.Servers.SequenceEqual(self.Servers) && a.Caches.SequenceEqual(self.Caches) && a.DurabilityClass == self.DurabilityClass)
-            .Select(a => a.Name);
-    }
+    /// <summary>The architectures whose write cell of <paramref name="scenario"/> stands for this one's (<see cref="StorageCatalogue.SameWritesAs"/>).</summary>
+    public static IEnumerable<string> SameWritesAs(string scenario, string architecture, IReadOnlyList<StorageDescription> catalogue) =>
+        scenario.EndsWith("-write", StringComparison.Ordinal) || scenario == "kv-put"
+            ? new StorageCatalogue(catalogue).SameWritesAs(BenchApi.Of(scenario), architecture)
+            : [];
 
     // Catalogue order; a name may be an alias (redis_aof). No filter: all of them.
-    private static List<CatalogueEntry> ChooseStorages(IReadOnlyList<CatalogueEntry> catalogue, IReadOnlyList<string>? names)
+    private static List<StorageDescription> ChooseStorages(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? names)
     {
         if (names is null) return catalogue.ToList();
         var chosen = new HashSet<string>();
         foreach (var name in names)
         {
             var entry = catalogue.FirstOrDefault(a => a.IsCalled(name))
-                ?? throw new TankInputException($"--storage: unknown architecture '{name}' (known: {string.Join(", ", catalogue.Select(a => a.Name))})");
+                ?? throw new InputException($"--storage: unknown architecture '{name}' (known: {string.Join(", ", catalogue.Select(a => a.Name))})");
             chosen.Add(entry.Name);
         }
         return catalogue.Where(a => chosen.Contains(a.Name)).ToList();

@@ -1,6 +1,11 @@
-namespace Tank.Bench;
+using Lab.Cluster;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Ammo.Workloads;
 
-/// <summary><c>tank bench</c>'s options, parsed (see <see cref="Commands.BenchCommand"/>).</summary>
+namespace Lab.Bench;
+
+/// <summary><c>lab bench</c>'s options, parsed (see <see cref="Commands.BenchCommand"/>).</summary>
 public sealed record BenchOptions
 {
     public bool Quick { get; init; }

@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The sizes and durations of a bench run: the data set, the ammo, and every schedule, each

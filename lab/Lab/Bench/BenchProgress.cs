@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// Where a bench run is: each cell's log line says <c>[i/N]</c> and about how long the rest will
@@ -20,7 +21,7 @@ public sealed class BenchProgress(int total, double plannedSecondsPerCell)
         var done = _started;
         _started++;
         var label = $"[{_started}/{total}] {cell.Label}";
-        BenchLog.Write($"{label}: about {Format(SecondsLeft(done, _clock.Elapsed.TotalSeconds))} left");
+        ToolLog.Write($"{label}: about {Format(SecondsLeft(done, _clock.Elapsed.TotalSeconds))} left");
         return label;
     }
 

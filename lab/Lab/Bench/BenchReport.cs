@@ -1,34 +1,37 @@
+using Lab.Commands;
 using System.Globalization;
 using System.Text.Json;
 using Tank.Commands;
-using Tank.Report;
+using Lab.Report;
+using Harness.CommandLine;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
-/// The end of a bench run: environment.json (as <c>tank env</c>: machine, server versions, every
-/// architecture's durability, a note on how the run was made), the report (as <c>tank report</c>),
+/// The end of a bench run: environment.json (as <c>lab env</c>: machine, server versions, every
+/// architecture's durability, a note on how the run was made), the report (as <c>lab report</c>),
 /// reports/latest pointing at it, and the cross-check verdicts and warnings on stderr.
 /// </summary>
 public static class BenchReport
 {
     public static void Write(BenchContext context, string stamp)
     {
-        BenchLog.Write("writing the report");
+        ToolLog.Write("writing the report");
         var args = new List<string> { "env", context.RunDir };
         foreach (var (name, version) in ServerVersions.Detect(context.Cancel)) args.AddRange(["--server", $"{name}={version}"]);
-        foreach (var entry in context.Catalogue) args.AddRange(["--durability", $"{entry.Name}={entry.Durability}"]);
+        foreach (var entry in context.Catalogue) args.AddRange(["--durability", $"{entry.Name}={entry.Durability.Text}"]);
         args.AddRange(["--note", Note(context.Profile, context.Options), "--command", Command(context.Options)]);
-        var exit = Cli.Run(args, Console.Out, Console.Error);
-        if (exit != 0) throw new InvalidOperationException($"tank env exited {exit}");
+        var exit = LabCli.Run(args, Console.Out, Console.Error);
+        if (exit != 0) throw new InvalidOperationException($"lab env exited {exit}");
         var runs = ReportBuilder.Build(context.RunDir, context.Options.SloMs);
-        BenchLog.Write($"the report of {runs.Count} runs is written");
+        ToolLog.Write($"the report of {runs.Count} runs is written");
 
         var latest = Path.Combine(context.Options.Root, "reports", "latest");
         if (File.Exists(latest) || Directory.Exists(latest)) File.Delete(latest);
         File.CreateSymbolicLink(latest, stamp);
         PrintSummary(Path.Combine(context.RunDir, "summary.json"));
-        BenchLog.Write($"report: reports/{stamp}/report.md (and report.html); reports/latest points at it");
+        ToolLog.Write($"report: reports/{stamp}/report.md (and report.html); reports/latest points at it");
     }
 
     /// <summary>The script/bench command line that asked for this run (its options as parsed).</summary>

@@ -1,10 +1,13 @@
+using Harness.Catalogue;
 using System.Globalization;
 using Tank.Schedule;
+using Harness.Processes;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
-/// <c>tank bench</c>'s whole run, in script/bench's order: the matrix from the catalogue, the data
+/// <c>lab bench</c>'s whole run, in script/bench's order: the matrix from the catalogue, the data
 /// set seeded and the servers settled, the service started on its own port, every cell measured
 /// (then the cluster's, then the wrk cross-check), and the report. The service and a cluster are
 /// stopped however the run ends; starting and stopping the servers is script/bench's.
@@ -13,7 +16,7 @@ public static class BenchRun
 {
     public static void Run(BenchOptions options, CancellationToken cancel)
     {
-        var catalogue = Catalogue.Load(options.ServiceDll, cancel);
+        var catalogue = StorageCatalogue.FromService(options.ServiceDll, cancel).Entries;
         var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
             options.Workload, options.Distribution);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
@@ -24,12 +27,12 @@ public static class BenchRun
         var context = new BenchContext(options, profile, catalogue, runDir, cancel);
         var steps = new BenchSteps(context);
 
-        BenchLog.Write($"seeding {profile.Locations} locations and {profile.Items} items into every item architecture");
+        ToolLog.Write($"seeding {profile.Locations} locations and {profile.Items} items into every item architecture");
         context.ServiceTool("seed", "--locations", profile.Locations.ToString(CultureInfo.InvariantCulture), "--items", profile.Items.ToString(CultureInfo.InvariantCulture));
         steps.Settle(vacuum: true);
 
         var baseUrl = $"http://127.0.0.1:{options.Port}";
-        BenchLog.Write($"starting the service on {baseUrl}");
+        ToolLog.Write($"starting the service on {baseUrl}");
         var log = Path.Combine(runDir, "service.log");
         using var service = ServiceProcess.Start(options.ServiceDll, baseUrl, log);
         service.WaitAnswering("/health", TimeSpan.FromSeconds(60), cancel);
@@ -38,7 +41,7 @@ public static class BenchRun
 
         var target = new BenchTarget($"127.0.0.1:{options.Port}", client, CpuTargets.ForService(service.Pid, matrix.CpuServers, options.Root, cancel));
         var cells = matrix.AllCells(options.ClusterNodes).ToList();
-        BenchLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
+        ToolLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
         var progress = new BenchProgress(cells.Count, PlannedSecondsPerCell(profile));
         var runner = new CellRunner(context, steps);
         foreach (var cell in matrix.Cells)

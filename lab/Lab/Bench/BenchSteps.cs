@@ -2,9 +2,13 @@ using System.Globalization;
 using System.Text.Json;
 using Tank.Ammo;
 using Tank.Commands;
-using Tank.Report;
+using Lab.Report;
+using Harness.Processes;
+using Tank.Ammo.Workloads;
+using Tank.Runner;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>The preparations of a measured run: ammo, author ids, queue fills, key-value prefills, settling, the capacity probe.</summary>
 public sealed class BenchSteps(BenchContext context)
@@ -69,7 +73,7 @@ public sealed class BenchSteps(BenchContext context)
     public long FillQueue(string queue, long depth)
     {
         var output = context.ServiceTool("fill-queue", "--queue", queue, "--depth", depth.ToString(CultureInfo.InvariantCulture)).Trim();
-        BenchLog.Write($"filled the {queue} queue: {output}");
+        ToolLog.Write($"filled the {queue} queue: {output}");
         using var json = JsonDocument.Parse(output);
         return json.RootElement.GetProperty("depth_after").GetInt64() - json.RootElement.GetProperty("depth_before").GetInt64();
     }
@@ -83,7 +87,7 @@ public sealed class BenchSteps(BenchContext context)
     public void Settle(bool vacuum = false)
     {
         var result = ProcessRunner.Run("dotnet", vacuum ? [context.Options.ServiceDll, "settle", "--vacuum"] : [context.Options.ServiceDll, "settle"], context.Cancel);
-        if (result.ExitCode != 0 || result.Error.Length > 0) BenchLog.Write($"the servers did not all settle ({result.Error.Trim()}); measuring anyway");
+        if (result.ExitCode != 0 || result.Error.Length > 0) ToolLog.Write($"the servers did not all settle ({result.Error.Trim()}); measuring anyway");
     }
 
     /// <summary>
@@ -107,7 +111,7 @@ public sealed class BenchSteps(BenchContext context)
         return Math.Max(10, Capacity(dir));
     }
 
-    /// <summary>The steady rps of a closed-model run (as <c>tank capacity</c>).</summary>
+    /// <summary>The steady rps of a closed-model run (as <c>lab capacity</c>).</summary>
     public static long Capacity(string dir)
     {
         var run = PhoutAnalyzer.Analyze(Path.Combine(dir, "phout.log"), "probe", "probe", RunMeta.TryRead(Path.Combine(dir, "meta.json")), sloMs: 10);

@@ -1,6 +1,6 @@
 using Tank.Cpu;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// Where the load goes: the single service, or node 0 of a sharded cluster (<see cref="Nodes"/> &gt; 1);

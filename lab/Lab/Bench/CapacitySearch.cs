@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The capacity at the SLO by search, then confirmation. The ramp only suggests where the knee

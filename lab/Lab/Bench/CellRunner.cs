@@ -1,9 +1,11 @@
 using System.Text.Json;
 using Tank.Ammo;
 using Tank.Commands;
-using Tank.Report;
+using Lab.Report;
+using Tank.Runner;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// One measured cell (script/bench's <c>measure</c>): fresh ammo; authors to read, keys to get or
@@ -29,9 +31,9 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         // A read probe must take real messages, not measure empty-queue answers.
         var prefilled = queueRead ? steps.FillQueue(cell.Storage, profile.QueueProbeDepth) : 0;
         steps.Settle();
-        var ammo = RunInputs.LoadAmmo(Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = ammoFile });
+        var ammo = RunInputs.LoadAmmo(Tank.Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = ammoFile });
         var capacity = steps.Probe(ammoFile, ammo, target, work, label, Path.Combine(outDir, "probe"));
-        BenchLog.Write($"{label}: probe {capacity} rps ({profile.ProbeInstances} instances); warm-up {profile.Warmup(capacity)}; measured {profile.Ramp(capacity)}" +
+        ToolLog.Write($"{label}: probe {capacity} rps ({profile.ProbeInstances} instances); warm-up {profile.Warmup(capacity)}; measured {profile.Ramp(capacity)}" +
             (profile.Repeats > 1 ? $"; then {profile.Repeats} capacity searches" : ""));
 
         if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity));
@@ -66,7 +68,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             (hint, best) = NextStart(hint, best, search.ConfirmedRps);
         }
         CapacityFile.Of(repeats, holds, profile.ConfirmSeconds).Write(outDir);
-        BenchLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
+        ToolLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
             string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
     }
 
@@ -134,7 +136,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             var judgedAt = plan.JudgedAtMs(confirmation);
             confirmationFailed = confirmation && !hold.Held(judgedAt);
             (lastRate, lastHeld) = (rate, hold.Held(judgedAt));
-            BenchLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
+            ToolLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
                 $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(judgedAt) ? "held" : "not held")}" +
                 (judgedAt < plan.SloMs ? $" (a search hold: p99 ≤ {judgedAt:0.##} ms)" : "") +
                 (result.Decided is null ? "" : $" (ended after {ran:F1} s: {result.Decided})"));
@@ -159,6 +161,6 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var end = target.Client.QueueDepth(cell.Storage);
         var queue = new Dictionary<string, object> { ["queue"] = cell.Storage, ["depth_start"] = start, ["depth_end"] = end, ["prefilled"] = prefilled };
         File.WriteAllText(Path.Combine(dir, "queue.json"), JsonSerializer.Serialize(queue) + "\n");
-        BenchLog.Write($"{label}: queue depth {start} before the warm-up, {end} at the end");
+        ToolLog.Write($"{label}: queue depth {start} before the warm-up, {end} at the end");
     }
 }

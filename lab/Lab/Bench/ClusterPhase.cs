@@ -1,10 +1,11 @@
-using System.Globalization;
+using Harness;
+using Lab.Cluster;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The key-value scenarios through node 0 of a sharded cluster, one cluster per shardable store
-/// (script/cluster up): the same ammo and schedules as on one node, aimed at node 0, with the CPU
+/// (<see cref="LocalCluster"/>, what script/cluster runs): the same ammo and schedules as on one node, aimed at node 0, with the CPU
 /// of every node and of every node's own store accounted.
 /// </summary>
 public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRunner cells, BenchProgress progress)
@@ -13,14 +14,17 @@ public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRun
     {
         var nodes = context.Options.ClusterNodes;
         var port = context.Options.ClusterPort;
-        var cluster = Path.Combine(context.Options.Root, "script", "cluster");
+        // In this process, from the environment script/bench sets up (DATA_DIR, PG_BIN, the ports).
+        var cluster = new LocalCluster(ClusterSettings.From(context.Options.Root, Environment.GetEnvironmentVariable));
         foreach (var store in matrix.ClusterStores)
         {
-            ProcessRunner.Checked(cluster, ["up", "--nodes", nodes.ToString(CultureInfo.InvariantCulture), "--storage", store, "--port", port.ToString(CultureInfo.InvariantCulture)], context.Cancel);
+            cluster.Up(nodes, store, port);
             try
             {
                 var servers = context.Catalogue.First(a => a.Name == store).Servers;
-                var cpu = CpuTargets.ForCluster(ProcessRunner.Checked(cluster, ["pids"], context.Cancel), servers, context.Options.Root, context.Cancel);
+                var pids = new StringWriter();
+                cluster.Pids(pids);
+                var cpu = CpuTargets.ForCluster(pids.ToString(), servers, context.Options.Root, context.Cancel);
                 using var client = new ServiceClient($"http://127.0.0.1:{port}");
                 var target = new BenchTarget($"127.0.0.1:{port}", client, cpu, nodes);
                 Warm(store, target);
@@ -32,7 +36,7 @@ public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRun
             }
             finally
             {
-                ProcessRunner.Run(cluster, ["down"], CancellationToken.None);
+                cluster.Down();
             }
         }
     }
@@ -45,7 +49,7 @@ public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRun
         var profile = context.Profile;
         using var work = new Workspace();
         steps.Ammo("kv-put", store, target.Address, 20_000, work["warm.ammo"]);
-        BenchLog.Write($"warming the cluster: kv-put through node 0, closed model, {profile.ClusterWarmupSeconds} s");
+        ToolLog.Write($"warming the cluster: kv-put through node 0, closed model, {profile.ClusterWarmupSeconds} s");
         Shooter.Fire(new Shot
         {
             Config = context.LoadYaml, AmmoFile = work["warm.ammo"], Address = target.Address, OutDir = work["warm"],

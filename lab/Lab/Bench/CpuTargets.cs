@@ -1,7 +1,8 @@
 using System.Globalization;
 using Tank.Cpu;
+using Harness.Processes;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The processes whose CPU each measured run accounts for (tank adds itself): the service and the

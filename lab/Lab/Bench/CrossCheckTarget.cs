@@ -1,4 +1,8 @@
-namespace Tank.Bench;
+using Harness.Catalogue;
+using Tank.Ammo;
+using IntegrationService.Http;
+
+namespace Lab.Bench;
 
 /// <summary>
 /// The endpoint the wrk cross-check drives on an architecture, chosen by what it serves: an
@@ -9,7 +13,7 @@ public sealed record CrossCheckTarget(string Storage, string Scenario, string Te
 {
     public bool NeedsAuthors => Scenario == "author-read";
 
-    public static CrossCheckTarget? For(CatalogueEntry entry) =>
+    public static CrossCheckTarget? For(StorageDescription entry) =>
         entry.Serve(BenchApi.Author) ? new(entry.Name, "author-read", $"/Author/Get?id={{id}}&storage={entry.Name}")
         : entry.Serve(BenchApi.Item) ? new(entry.Name, "item-read", $"/item/{{id}}/locations?storage={entry.Name}")
         : null;

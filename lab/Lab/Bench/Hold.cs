@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// What one constant-rate hold <c>const(R, Ns)</c> did: the rate asked, the requests planned and

@@ -1,7 +1,8 @@
 using System.Globalization;
 using Tank.Runner;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The one-line status of a run in progress: where it is, the rate, p99 so far and errors. The
@@ -13,5 +14,5 @@ public static class LiveStatus
         $"   {label} [{Math.Min(p.Second, p.TotalSeconds)}/{p.TotalSeconds} s] {p.AnsweredLastSecond} rps (sent {p.SentLastSecond}), p99 so far {p.P99SoFarUs / 1000.0:F2} ms, errors {p.Errors} of {p.Responses}");
 
     /// <summary>The runner's per-second callback for a run labelled so; null off a terminal.</summary>
-    public static Action<RunProgress>? For(string label) => BenchLog.Live ? p => BenchLog.Status(Format(label, p)) : null;
+    public static Action<RunProgress>? For(string label) => ToolLog.Live ? p => ToolLog.Status(Format(label, p)) : null;
 }

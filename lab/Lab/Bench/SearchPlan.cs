@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// How the capacity at the SLO is searched: <see cref="Steps"/> holds of <see cref="HoldSeconds"/>

@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The outcome of a <see cref="CapacitySearch"/>: every hold in order, the confirmation holds, and

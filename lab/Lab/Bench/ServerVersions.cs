@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
+using Harness.Processes;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The versions of the server programs and of .NET, for environment.json: each program's own

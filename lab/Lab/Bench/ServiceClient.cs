@@ -1,7 +1,9 @@
 using System.Net.Http.Json;
 using System.Text.Json;
+using Lab.Report;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>The few HTTP calls the bench makes besides the load: catalogue, an author id, a queue's depth, /metrics.</summary>
 public sealed class ServiceClient(string baseUrl) : IDisposable
@@ -37,7 +39,7 @@ public sealed class ServiceClient(string baseUrl) : IDisposable
         catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
         {
             File.WriteAllText(file, "");
-            BenchLog.Write($"could not read {baseUrl}/metrics: {e.Message}");
+            ToolLog.Write($"could not read {baseUrl}/metrics: {e.Message}");
         }
     }
 

@@ -4,8 +4,9 @@ using Tank.Config;
 using Tank.Cpu;
 using Tank.Runner;
 using Tank.Schedule;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// Executes a <see cref="Shot"/> with the runner in this process, exactly as <c>tank run</c> would
@@ -63,12 +64,12 @@ public static class Shooter
             }
         }
         var result = new LoadRunner(options).Run(cancel);
-        BenchLog.ClearStatus();
+        ToolLog.ClearStatus();
         cancel.ThrowIfCancellationRequested();
         var overrides = new RunOverrides(config.Address, null, shot.Storage, shot.Scenario, shot.Durability, config.LoadType, null, config.Instances, Quiet: true, shot.Nodes);
         RunMetadata.Write(shot.OutDir, config, overrides, plan, ammo.Count, result, result.ExitCode, shot.Warmup, warmup);
         RunInputs.CopyConfig(config.Path, shot.OutDir);
-        if (result.ExitCode != 0) BenchLog.Write($"autostop (exit {result.ExitCode}) ended this run early: {result.AutostopReason}; see {shot.OutDir}/meta.json");
+        if (result.ExitCode != 0) ToolLog.Write($"autostop (exit {result.ExitCode}) ended this run early: {result.AutostopReason}; see {shot.OutDir}/meta.json");
         return result;
     }
 }

@@ -1,7 +1,7 @@
 using Tank.Ammo;
 using Tank.Cpu;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// One in-process <c>tank run</c>: a Tank config with the bench's overrides, as script/bench passed
@@ -26,6 +26,6 @@ public sealed record Shot
     public IReadOnlyList<CpuTarget> Cpu { get; init; } = [];
     /// <summary>Shown on the live status line; null: no status (short preparatory runs).</summary>
     public string? Label { get; init; }
-    /// <summary>Ends the measured run (not its warm-up) early once its outcome is decided (<see cref="Runner.RunOptions.DecidedWhen"/>).</summary>
-    public Func<Runner.RunMonitor, string?>? DecidedWhen { get; init; }
+    /// <summary>Ends the measured run (not its warm-up) early once its outcome is decided (<see cref="Tank.Runner.RunOptions.DecidedWhen"/>).</summary>
+    public Func<Tank.Runner.RunMonitor, string?>? DecidedWhen { get; init; }
 }

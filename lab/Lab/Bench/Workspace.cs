@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>A scratch directory for a step's unrecorded files (prefills, probes), removed when disposed.</summary>
 public sealed class Workspace : IDisposable

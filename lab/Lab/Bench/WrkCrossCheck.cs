@@ -2,9 +2,12 @@ using System.Globalization;
 using System.Text.Json;
 using Tank.Commands;
 using Tank.Cpu;
-using Tank.Report;
+using Lab.Report;
+using Harness.Processes;
+using Tank.Ammo;
+using Harness;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// One endpoint per architecture under wrk and under our runner's closed model: the same
@@ -56,7 +59,7 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
             ["command"] = string.Join(' ', command).Replace(root, "", StringComparison.Ordinal),
         };
         File.WriteAllText(Path.Combine(dir, "wrk.json"), JsonSerializer.Serialize(wrkJson, new JsonSerializerOptions { WriteIndented = true }) + "\n");
-        BenchLog.Write($"cross-check {check.Storage} {check.Scenario}: wrk {parsed.Rps} rps, tank {BenchSteps.Capacity(Path.Combine(dir, "tank"))} rps ({connections} connections, {seconds} s each)");
+        ToolLog.Write($"cross-check {check.Storage} {check.Scenario}: wrk {parsed.Rps} rps, tank {BenchSteps.Capacity(Path.Combine(dir, "tank"))} rps ({connections} connections, {seconds} s each)");
         CheckRate(check, target, ids, dir, root);
     }
 
@@ -77,7 +80,7 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
         var rate = new RateCheck(check.Storage, check.Scenario, confirmed, parsed.Value.Rps, p99.Value, context.Options.SloMs, seconds,
             string.Join(' ', command).Replace(root, "", StringComparison.Ordinal));
         CrossCheckReader.WriteRate(dir, rate);
-        BenchLog.Write($"rate check {check.Storage} {check.Scenario}: confirmed {confirmed} rps; wrk paced at it sent {parsed.Value.Rps} rps, p99 {p99:F2} ms: {rate.Verdict()}");
+        ToolLog.Write($"rate check {check.Storage} {check.Scenario}: confirmed {confirmed} rps; wrk paced at it sent {parsed.Value.Rps} rps, p99 {p99:F2} ms: {rate.Verdict()}");
     }
 
     private static long ReapedTicks()

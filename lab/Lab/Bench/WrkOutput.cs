@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 
-namespace Tank.Bench;
+namespace Lab.Bench;
 
 /// <summary>
 /// The two numbers the cross-check takes from wrk's report: the rate (<c>Requests/sec: 12345.67</c>)

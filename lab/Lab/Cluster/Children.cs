@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>The processes and ports a cluster command deals with: script/services, psql, the nodes.</summary>
 public static class Children

@@ -1,7 +1,8 @@
+using Harness.Catalogue;
 using System.Text.Json;
-using Tank.Bench;
+using Lab.Bench;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>What a cluster asks the service's catalogue (<c>IntegrationService catalogue --json</c>).</summary>
 public static class ClusterCatalogue
@@ -18,5 +19,5 @@ public static class ClusterCatalogue
 
     /// <summary>The server a shardable architecture keeps its data on (the first of its servers), or null when it is not shardable.</summary>
     public static string? StoreServer(string json, string storage) =>
-        Catalogue.Parse(json).FirstOrDefault(a => a.IsCalled(storage) && a.Shardable)?.Servers.FirstOrDefault();
+        StorageCatalogue.Parse(json).Entries.FirstOrDefault(a => a.IsCalled(storage) && a.Shardable)?.Servers.FirstOrDefault();
 }

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>The service nodes of a cluster: node i on <c>port + i</c>, its pid file and log under the cluster's directory.</summary>
 public sealed class ClusterNodes(ClusterSettings settings, int port) : IDisposable

@@ -1,6 +1,7 @@
 using System.Globalization;
+using Harness.CommandLine;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>
 /// Where a cluster lives and which ports its stores take, from the environment script/lib.sh
@@ -29,7 +30,7 @@ public sealed record ClusterSettings(string Root, string DataDir, int PgPort, st
             environment(name) is { Length: > 0 } text
                 ? int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535
                     ? port
-                    : throw new TankInputException($"{name}: '{text}' is not a port")
+                    : throw new InputException($"{name}: '{text}' is not a port")
                 : fallback;
         // Under script/test (its own servers) the nodes' stores take ports of their own as well.
         var test = environment("TEST_INSTANCES") == "1";

@@ -1,9 +1,9 @@
 using System.Globalization;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>
-/// What <c>tank cluster up</c> started, kept in <c>$DATA_DIR/cluster/cluster.env</c> (name=value
+/// What <c>lab cluster up</c> started, kept in <c>$DATA_DIR/cluster/cluster.env</c> (name=value
 /// lines, as script/cluster wrote them) for <c>down</c>, <c>status</c> and <c>pids</c>.
 /// </summary>
 public sealed record ClusterState(int Nodes, string Storage, string Server, int Port)

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>
 /// The key-value API's sharded topology on this machine: N service nodes on consecutive ports,
@@ -79,7 +79,7 @@ public sealed class LocalCluster(ClusterSettings settings)
         return rc;
     }
 
-    /// <summary>For CPU accounting (tank bench): every process of the cluster, one name=pid a line.</summary>
+    /// <summary>For CPU accounting (lab bench): every process of the cluster, one name=pid a line.</summary>
     public void Pids(TextWriter output)
     {
         var state = ClusterState.Read(settings.StateFile) ?? throw new ClusterException("no cluster is up");

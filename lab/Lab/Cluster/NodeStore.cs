@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Cluster;
+namespace Lab.Cluster;
 
 /// <summary>
 /// Each node's own store, by the server the catalogue names for the architecture: postgres → a

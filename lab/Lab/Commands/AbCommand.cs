@@ -1,19 +1,21 @@
 using System.CommandLine;
-using Tank.Tools;
+using Lab.Tools;
+using Harness.CommandLine;
+using Tank.Commands;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
 /// <summary>
-/// <c>tank ab</c>: the original Go benchmark's ApacheBench reads and writes of item locations on
+/// <c>lab ab</c>: the original Go benchmark's ApacheBench reads and writes of item locations on
 /// every item architecture of a running service's catalogue, as a Markdown table (script/ab).
 /// </summary>
 public sealed class AbCommand : Command
 {
-    private readonly Option<string> _url = TankOption.Create("--url", "The service's base URL (http://host:port)", ValueParsers.HttpUrl, "url").Require();
-    private readonly Option<long> _concurrency = TankOption.Create("--concurrency", "ab's -c", ValueParsers.WholeNumber(min: 1, max: 20_000), "n").WithDefault(100);
-    private readonly Option<long> _requests = TankOption.Create("--requests", "ab's -n, for the reads and again for the writes", ValueParsers.WholeNumber(min: 1, max: int.MaxValue), "n").WithDefault(2000);
-    private readonly Option<long> _item = TankOption.Create("--item", "The item read and written (the original benchmark used item 5)", ValueParsers.WholeNumber(min: 1), "id").WithDefault(5);
-    private readonly Option<string[]?> _storage = TankOption.Create<string[]?>("--storage", "Only these architectures (default: every one of GET /storages that serves items)", ToolValueParsers.Names, "a,b");
+    private readonly Option<string> _url = CliOption.Create("--url", "The service's base URL (http://host:port)", ValueParsers.HttpUrl, "url").Require();
+    private readonly Option<long> _concurrency = CliOption.Create("--concurrency", "ab's -c", ValueParsers.WholeNumber(min: 1, max: 20_000), "n").WithDefault(100);
+    private readonly Option<long> _requests = CliOption.Create("--requests", "ab's -n, for the reads and again for the writes", ValueParsers.WholeNumber(min: 1, max: int.MaxValue), "n").WithDefault(2000);
+    private readonly Option<long> _item = CliOption.Create("--item", "The item read and written (the original benchmark used item 5)", ValueParsers.WholeNumber(min: 1), "id").WithDefault(5);
+    private readonly Option<string[]?> _storage = CliOption.Create<string[]?>("--storage", "Only these architectures (default: every one of GET /storages that serves items)", ToolValueParsers.Names, "a,b");
 
     public AbCommand() : base("ab", "The original Go benchmark's ab runs (GET and POST /item/{id}/locations) on every item architecture of a running service; exits 1 when ab gave up on a run")
     {
@@ -38,7 +40,7 @@ public sealed class AbCommand : Command
         {
             return await new AbRunner(SettingsOf(parse), parse.InvocationConfiguration.Output, error).RunAsync();
         }
-        catch (ToolException e)
+        catch (Exception e) when (e is ToolException or Harness.Catalogue.CatalogueException)
         {
             await error.WriteLineAsync($"tank: error: {e.Message}");
             return 1;

@@ -1,42 +1,49 @@
 using System.CommandLine;
 using System.Runtime.InteropServices;
-using Tank.Bench;
+using Lab.Bench;
+using Harness.CommandLine;
+using Lab.Cluster;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Ammo.Workloads;
+using Tank.Commands;
+using Harness;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
 /// <summary>
-/// <c>tank bench</c>: the whole benchmark (script/bench runs it once the servers are up and the
+/// <c>lab bench</c>: the whole benchmark (script/bench runs it once the servers are up and the
 /// service is built): every scenario on every architecture the service's catalogue says serves
 /// it, measured as tank/README.md describes, and the report. Exits 0, 1 when a step failed, 2 on
 /// bad input, 130 when interrupted.
 /// </summary>
 public sealed class BenchCommand : Command
 {
-    private readonly Option<bool> _quick = TankOption.Flag("--quick", "A smaller data set, short schedules, one ramp and by default only author-read and queue-write: under 6 minutes");
-    private readonly Option<string[]?> _storage = TankOption.Create<string[]?>("--storage", "Only these architectures (names or aliases from the catalogue)", Names, "a,b");
-    private readonly Option<string[]?> _scenario = TankOption.Create<string[]?>("--scenario", "Only these scenarios (default: all but kv-*; with --cluster: kv-put,kv-get)", Names, "s,t");
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO", ValueParsers.PositiveNumber, "ms").WithDefault(10);
-    private readonly Option<long> _seed = TankOption.Create("--seed", "The ammo generator's seed", ValueParsers.WholeNumber(), "n").WithDefault(1);
-    private readonly Option<bool> _crossCheck = TankOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
-    private readonly Option<long> _cluster = TankOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
+    private readonly Option<bool> _quick = CliOption.Flag("--quick", "A smaller data set, short schedules, one ramp and by default only author-read and queue-write: under 6 minutes");
+    private readonly Option<string[]?> _storage = CliOption.Create<string[]?>("--storage", "Only these architectures (names or aliases from the catalogue)", Names, "a,b");
+    private readonly Option<string[]?> _scenario = CliOption.Create<string[]?>("--scenario", "Only these scenarios (default: all but kv-*; with --cluster: kv-put,kv-get)", Names, "s,t");
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO", ValueParsers.PositiveNumber, "ms").WithDefault(10);
+    private readonly Option<long> _seed = CliOption.Create("--seed", "The ammo generator's seed", ValueParsers.WholeNumber(), "n").WithDefault(1);
+    private readonly Option<bool> _crossCheck = CliOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
+    private readonly Option<long> _cluster = CliOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
         ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
-    private readonly Option<long?> _repeat = TankOption.Create("--repeat", "Runs each cell's capacity search and confirmation N times; the summary gets each confirmed rate, their median and min–max (default 3, with --quick 1)",
+    private readonly Option<long?> _repeat = CliOption.Create("--repeat", "Runs each cell's capacity search and confirmation N times; the summary gets each confirmed rate, their median and min–max (default 3, with --quick 1)",
         ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
-    private readonly Option<string?> _workload = TankOption.Create<string?>("--workload", "A YCSB workload (ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f) on every architecture with authors or key-value pairs, instead of the scenarios",
-        ValueParsers.OneOf(Ammo.Workloads.YcsbWorkloads.Names), "name");
-    private readonly Option<string?> _distribution = TankOption.Create<string?>("--distribution", "How keyed scenarios draw their keys (uniform, zipfian, latest, hotspot); default uniform, a workload's own with --workload",
-        ValueParsers.OneOf(Ammo.Keys.KeyDistributions.Names), "name");
-    private readonly Option<double> _zipfTheta = TankOption.Create("--zipf-theta", "The zipfian constant", ValueParsers.PositiveNumber, "t").WithDefault(0.99);
-    private readonly Option<string> _serviceDll = TankOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
-    private readonly Option<string> _root = TankOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
-    private readonly Option<long> _port = TankOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
-    private readonly Option<long> _clusterPort = TankOption.Create("--cluster-port", "Node 0's port with --cluster (the others follow it)", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18180);
+    private readonly Option<string?> _workload = CliOption.Create<string?>("--workload", "A YCSB workload (ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f) on every architecture with authors or key-value pairs, instead of the scenarios",
+        ValueParsers.OneOf(Tank.Ammo.Workloads.YcsbWorkloads.Names), "name");
+    private readonly Option<string?> _distribution = CliOption.Create<string?>("--distribution", "How keyed scenarios draw their keys (uniform, zipfian, latest, hotspot); default uniform, a workload's own with --workload",
+        ValueParsers.OneOf(Tank.Ammo.Keys.KeyDistributions.Names), "name");
+    private readonly Option<double> _zipfTheta = CliOption.Create("--zipf-theta", "The zipfian constant", ValueParsers.PositiveNumber, "t").WithDefault(0.99);
+    private readonly Option<string> _serviceDll = CliOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
+    private readonly Option<string> _root = CliOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<long> _port = CliOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
+    private readonly Option<long> _clusterPort = CliOption.Create("--cluster-port", "Node 0's port with --cluster (the others follow it)", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18180);
 
     // A comma-separated list of non-empty names (a,b); whether they exist, the catalogue says later.
     private static readonly ValueParser<string[]?> Names = (option, text) =>
         text.Split(',', StringSplitOptions.TrimEntries) is var names && names.All(n => n.Length > 0)
             ? names
-            : throw new TankInputException($"{option}: '{text}' is not a comma-separated list of names");
+            : throw new InputException($"{option}: '{text}' is not a comma-separated list of names");
 
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
@@ -79,12 +86,12 @@ public sealed class BenchCommand : Command
         }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {
-            BenchLog.Write("interrupted");
+            ToolLog.Write("interrupted");
             return 130;
         }
         catch (Exception e) when (e is InvalidOperationException or HttpRequestException or IOException)
         {
-            BenchLog.ClearStatus();
+            ToolLog.ClearStatus();
             Console.Error.WriteLine($"tank: error: {e.Message}");
             return 1;
         }

@@ -1,11 +1,12 @@
 using System.CommandLine;
 using System.Globalization;
-using Tank.Report;
+using Lab.Report;
+using Tank.Runner;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
 /// <summary>
-/// <c>tank capacity &lt;dir with phout.log&gt;</c>: prints the steady rate a closed-model probe
+/// <c>lab capacity &lt;dir with phout.log&gt;</c>: prints the steady rate a closed-model probe
 /// reached (responses per second, a whole number), which script/bench scales its ramps by.
 /// </summary>
 public sealed class CapacityCommand : Command

@@ -1,10 +1,12 @@
 using System.CommandLine;
-using Tank.Cluster;
+using Lab.Cluster;
+using Harness.CommandLine;
+using Tank.Commands;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
 /// <summary>
-/// <c>tank cluster up|down|status|pids</c>: the key-value API's sharded topology on this machine
+/// <c>lab cluster up|down|status|pids</c>: the key-value API's sharded topology on this machine
 /// (script/cluster runs it with script/lib.sh's environment; see <see cref="LocalCluster"/>).
 /// Exits 0; 1 when a step failed, no cluster is up (status, pids) or a node does not answer
 /// (status); 2 on bad input.
@@ -14,10 +16,10 @@ public sealed class ClusterCommand : Command
     public static readonly IReadOnlyList<string> Actions = ["up", "down", "status", "pids"];
 
     private readonly Argument<string> _action = new Argument<string>("action") { Description = "up, down, status or pids" }.AcceptOnlyFromAmong([.. Actions]);
-    private readonly Option<long?> _nodes = TankOption.Create("--nodes", "up: how many nodes (default 3)", ValueParsers.WholeNumber(min: 1, max: 99).Optional(), "n");
-    private readonly Option<string?> _storage = TankOption.Create<string?>("--storage", "up: a shardable architecture of the catalogue (default: the key-value API's default)", ValueParsers.NonEmpty, "name");
-    private readonly Option<long?> _port = TankOption.Create("--port", "up: node 0's port, the others follow it (default PORT, 8080)", ValueParsers.WholeNumber(min: 1024, max: 65535).Optional(), "port");
-    private readonly Option<string> _root = TankOption.Create("--root", "The repository: script/services, the service's Release build", ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<long?> _nodes = CliOption.Create("--nodes", "up: how many nodes (default 3)", ValueParsers.WholeNumber(min: 1, max: 99).Optional(), "n");
+    private readonly Option<string?> _storage = CliOption.Create<string?>("--storage", "up: a shardable architecture of the catalogue (default: the key-value API's default)", ValueParsers.NonEmpty, "name");
+    private readonly Option<long?> _port = CliOption.Create("--port", "up: node 0's port, the others follow it (default PORT, 8080)", ValueParsers.WholeNumber(min: 1024, max: 65535).Optional(), "port");
+    private readonly Option<string> _root = CliOption.Create("--root", "The repository: script/services, the service's Release build", ValueParsers.NonEmpty, "dir").WithDefault(".");
 
     public ClusterCommand() : base("cluster", "The key-value API's sharded topology on this machine: N service nodes, each with a store of its own")
     {
@@ -34,8 +36,8 @@ public sealed class ClusterCommand : Command
         var storage = parse.GetValue(_storage);
         var port = parse.GetValue(_port);
         if (action != "up" && (nodes is not null || storage is not null || port is not null))
-            throw new TankInputException($"--nodes, --storage and --port are for 'cluster up', not '{action}'");
-        if (port + (nodes ?? 3) > 65535) throw new TankInputException($"--port: '{port}' leaves no room for {nodes ?? 3} nodes below 65536");
+            throw new InputException($"--nodes, --storage and --port are for 'cluster up', not '{action}'");
+        if (port + (nodes ?? 3) > 65535) throw new InputException($"--port: '{port}' leaves no room for {nodes ?? 3} nodes below 65536");
         return (action, (int)(nodes ?? 3), storage, (int?)port, Path.GetFullPath(parse.GetRequiredValue(_root)));
     }
 

@@ -1,15 +1,17 @@
 using System.CommandLine;
-using Tank.Compare;
+using Lab.Compare;
+using Harness.CommandLine;
+using Tank.Commands;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
-/// <summary><c>tank history REPORT [--file reports/history.jsonl] [--build TEXT]</c>: appends the report's cells as one line.</summary>
+/// <summary><c>lab history REPORT [--file reports/history.jsonl] [--build TEXT]</c>: appends the report's cells as one line.</summary>
 public sealed class HistoryCommand : Command
 {
-    private readonly Argument<string> _report = new("report") { Description = "A report folder (with summary.json from tank report)" };
-    private readonly Option<string> _file = TankOption.Create("--file", "The history to append to (created if missing)", ValueParsers.NonEmpty, "file")
+    private readonly Argument<string> _report = new("report") { Description = "A report folder (with summary.json from lab report)" };
+    private readonly Option<string> _file = CliOption.Create("--file", "The history to append to (created if missing)", ValueParsers.NonEmpty, "file")
         .WithDefault(Path.Combine("reports", "history.jsonl"));
-    private readonly Option<string?> _build = TankOption.Create<string?>("--build", "The build measured (e.g. a commit); default: environment.json's build, else unknown",
+    private readonly Option<string?> _build = CliOption.Create<string?>("--build", "The build measured (e.g. a commit); default: environment.json's build, else unknown",
         ValueParsers.Text, "text");
 
     public HistoryCommand() : base("history", "Appends one line per report (build, date, machine, each cell's capacity, p99, CPU per request) to a JSON-lines history")

@@ -1,13 +1,15 @@
 using System.CommandLine;
-using Tank.Report;
+using Lab.Report;
+using Harness.CommandLine;
+using Tank.Commands;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
-/// <summary><c>tank report &lt;run dir&gt; [--slo-ms 10] [--results docs/RESULTS.md] [--readme README.md]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
+/// <summary><c>lab report &lt;run dir&gt; [--slo-ms 10] [--results docs/RESULTS.md] [--readme README.md]</c>: report.md, report.html, summary.json and charts from a bench run.</summary>
 public sealed class ReportCommand : Command
 {
     private readonly Argument<string> _runDir = new("run-dir") { Description = "A bench run: runs/<storage>/<scenario>/phout.log, environment.json, crosscheck/" };
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
         ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<string?> _readme = new("--readme") { Description = "Also replace the results block of this page (README.md) with a short table of the run", HelpName = "file" };
     private readonly Option<string[]> _crash = new("--crash") { Description = "With --results: also the durability table of these crash tests' folders (their summary.json; repeatable)", HelpName = "dir" };

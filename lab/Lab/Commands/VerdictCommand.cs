@@ -1,25 +1,27 @@
 using System.CommandLine;
-using Tank.Verdicts;
+using Lab.Verdicts;
+using Harness.CommandLine;
+using Tank.Commands;
 
-namespace Tank.Commands;
+namespace Lab.Commands;
 
 /// <summary>
-/// <c>tank verdict REPORT --slo-ms S --rate R [--durability none|crash|power-loss] [--workload NAME] [--crash DIR]</c>:
+/// <c>lab verdict REPORT --slo-ms S --rate R [--durability none|crash|power-loss] [--workload NAME] [--crash DIR]</c>:
 /// the architectures that meet the target, ranked; exit 1 when none does.
 /// </summary>
 public sealed class VerdictCommand : Command
 {
     public const int NothingQualifies = 1;
 
-    private readonly Argument<string> _report = new("report") { Description = "A report folder (summary.json from tank report; its runs/ when --slo-ms differs from the report's)" };
-    private readonly Option<double> _sloMs = TankOption.Create("--slo-ms", "The p99 (ms) the rate must be held at", ValueParsers.PositiveNumber, "ms").Require();
-    private readonly Option<double> _rate = TankOption.Create("--rate", "The requests per second that must be held", ValueParsers.PositiveNumber, "rps").Require();
-    private readonly Option<DurabilityClass> _durability = TankOption.Create("--durability",
+    private readonly Argument<string> _report = new("report") { Description = "A report folder (summary.json from lab report; its runs/ when --slo-ms differs from the report's)" };
+    private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 (ms) the rate must be held at", ValueParsers.PositiveNumber, "ms").Require();
+    private readonly Option<double> _rate = CliOption.Create("--rate", "The requests per second that must be held", ValueParsers.PositiveNumber, "rps").Require();
+    private readonly Option<DurabilityClass> _durability = CliOption.Create("--durability",
         "The fault no acknowledged write may be lost to: none, crash (kill -9 of server or service), power-loss; needs --crash",
         ValueParsers.Choice(DurabilityClasses.Names, DurabilityClasses.Parse), string.Join('|', DurabilityClasses.Names)).WithDefault(DurabilityClass.None);
-    private readonly Option<string?> _workload = TankOption.Create<string?>("--workload", "The scenario judged (as the report names it, e.g. kv-get); default: every scenario measured",
+    private readonly Option<string?> _workload = CliOption.Create<string?>("--workload", "The scenario judged (as the report names it, e.g. kv-get); default: every scenario measured",
         ValueParsers.NonEmpty, "name");
-    private readonly Option<string?> _crash = TankOption.Create<string?>("--crash", "The crash test's output folder (its summary.json) or a result file",
+    private readonly Option<string?> _crash = CliOption.Create<string?>("--crash", "The crash test's output folder (its summary.json) or a result file",
         ValueParsers.NonEmpty, "dir");
 
     public VerdictCommand() : base("verdict", "Names the architectures that hold a rate at a p99 SLO (and survive a fault class), ranked by headroom then CPU per request")
@@ -34,12 +36,12 @@ public sealed class VerdictCommand : Command
         var durability = parse.GetRequiredValue(_durability);
         var crashDir = parse.GetValue(_crash);
         if (durability != DurabilityClass.None && crashDir is null)
-            throw new TankInputException($"--durability {durability.Name()} needs --crash DIR (script/crashtest's output folder)");
+            throw new InputException($"--durability {durability.Name()} needs --crash DIR (script/crashtest's output folder)");
         var sloMs = parse.GetRequiredValue(_sloMs);
         var (cells, source) = VerdictCells.At(parse.GetRequiredValue(_report), sloMs);
         var scenario = parse.GetValue(_workload);
         if (scenario is not null && cells.All(c => c.Scenario != scenario))
-            throw new TankInputException($"--workload: the report measured no '{scenario}' (it has {string.Join(", ", cells.Select(c => c.Scenario).Distinct())})");
+            throw new InputException($"--workload: the report measured no '{scenario}' (it has {string.Join(", ", cells.Select(c => c.Scenario).Distinct())})");
         var crash = crashDir is null ? null : CrashTableReader.Read(crashDir);
         var result = VerdictJudge.Judge(cells, new VerdictTarget(sloMs, parse.GetRequiredValue(_rate), durability, scenario), crash);
         parse.InvocationConfiguration.Output.Write(VerdictText.Terminal(result, source));

@@ -1,4 +1,6 @@
-namespace Tank.Compare;
+using Tank.Ammo;
+
+namespace Lab.Compare;
 
 /// <summary>One architecture × scenario in both reports (or in one only).</summary>
 public sealed record CellComparison(string Storage, string Scenario, CellFigures? Base, CellFigures? New, IReadOnlyList<MetricChange> Changes)

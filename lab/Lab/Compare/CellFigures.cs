@@ -1,8 +1,10 @@
-namespace Tank.Compare;
+using Tank.Ammo;
+
+namespace Lab.Compare;
 
 /// <summary>
-/// What one report says about one cell (architecture × scenario), as <c>tank compare</c> and
-/// <c>tank verdict</c> need it.
+/// What one report says about one cell (architecture × scenario), as <c>lab compare</c> and
+/// <c>lab verdict</c> need it.
 /// </summary>
 public sealed record CellFigures
 {

@@ -1,8 +1,8 @@
 using System.Text;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
-/// <summary>What <c>tank compare</c> prints: the table, then the cells that got worse, by name.</summary>
+/// <summary>What <c>lab compare</c> prints: the table, then the cells that got worse, by name.</summary>
 public static class ComparisonText
 {
     public static string Render(ReportFile baseReport, ReportFile newReport, IReadOnlyList<CellComparison> cells, double thresholdPercent)

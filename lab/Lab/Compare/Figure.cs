@@ -1,4 +1,6 @@
-namespace Tank.Compare;
+using Lab.Report;
+
+namespace Lab.Compare;
 
 /// <summary>One figure of a cell (capacity, p99, CPU per request): the value compared and the spread of its repeats.</summary>
 public sealed record Figure(double Value, Spread Spread)

@@ -1,10 +1,11 @@
 using System.Text.Json;
+using Harness.CommandLine;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>
 /// reports/history.jsonl: one line per report (build, date, machine, SLO and each cell's capacity,
-/// p99 and CPU per request), appended by <c>tank history</c>, so a series of runs can be charted
+/// p99 and CPU per request), appended by <c>lab history</c>, so a series of runs can be charted
 /// or compared without keeping every run folder.
 /// </summary>
 public static class HistoryFile
@@ -47,7 +48,7 @@ public static class HistoryFile
         return File.ReadAllLines(file).Select((line, i) => (line, i)).Where(l => l.line.Length > 0).Select(l =>
         {
             try { return JsonDocument.Parse(l.line).RootElement.Clone(); }
-            catch (JsonException e) { throw new TankInputException(file, $"line {l.i + 1}, byte {(e.BytePositionInLine ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
+            catch (JsonException e) { throw new InputException(file, $"line {l.i + 1}, byte {(e.BytePositionInLine ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
         }).ToList();
     }
 

@@ -1,4 +1,4 @@
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 public enum Judgement
 {

@@ -1,4 +1,4 @@
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>The figures compare judges per cell.</summary>
 public enum Metric { Capacity, P99, CpuPerRequest }

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>One figure of one cell in BASE and NEW, and what compare made of the change.</summary>
 public sealed record MetricChange(Metric Metric, Figure? Base, Figure? New, double? ChangePercent, Judgement Judgement, string Why)

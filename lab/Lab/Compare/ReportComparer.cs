@@ -1,4 +1,4 @@
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>
 /// Compares two reports cell by cell. A figure changed only when the change is beyond

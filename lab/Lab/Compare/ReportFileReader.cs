@@ -1,9 +1,12 @@
 using System.Text.Json;
+using Harness.CommandLine;
+using Lab.Report;
+using Tank.Ammo;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>
-/// Reads summary.json as <c>tank report</c> writes it: <c>slo_ms</c> and <c>runs[]</c> with
+/// Reads summary.json as <c>lab report</c> writes it: <c>slo_ms</c> and <c>runs[]</c> with
 /// storage, scenario, max_sustained_rps, slo_held_at_peak, quantiles_ms.p99, error_rate and cpu[].
 /// Repeated runs, when the report has them, are used instead: <c>confirmed_rps</c> (the median of
 /// the repetitions' confirmed rates) as the capacity, with <c>repeats[].confirmed_rps</c> or
@@ -21,7 +24,7 @@ public static class ReportFileReader
     {
         var path = Directory.Exists(folderOrFile) ? System.IO.Path.Combine(folderOrFile, "summary.json") : folderOrFile;
         if (!File.Exists(path))
-            throw new TankInputException(path, "file", Directory.Exists(folderOrFile) ? "no summary.json in the report folder (run tank report first)" : "no such report folder or file");
+            throw new InputException(path, "file", Directory.Exists(folderOrFile) ? "no summary.json in the report folder (run lab report first)" : "no such report folder or file");
         using var document = Parse(path);
         var root = document.RootElement;
         if (root.ValueKind != JsonValueKind.Object) throw Bad(path, "the top level", "is not an object");
@@ -42,7 +45,7 @@ public static class ReportFileReader
         }
         catch (JsonException e)
         {
-            throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}, byte {(e.BytePositionInLine ?? 0) + 1}", $"not valid JSON: {e.Message}");
+            throw new InputException(path, $"line {(e.LineNumber ?? 0) + 1}, byte {(e.BytePositionInLine ?? 0) + 1}", $"not valid JSON: {e.Message}");
         }
     }
 
@@ -145,5 +148,5 @@ public static class ReportFileReader
         return value.ValueKind == JsonValueKind.Number ? value.GetDouble() : throw Bad(path, $"{where}.{name}", "is not a number");
     }
 
-    private static TankInputException Bad(string path, string field, string why) => new(path, field, why);
+    private static InputException Bad(string path, string field, string why) => new(path, field, why);
 }

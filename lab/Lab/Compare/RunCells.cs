@@ -1,6 +1,7 @@
-using Tank.Report;
+using Lab.Report;
+using Tank.Ammo;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>The report's analysed runs as the cells compare and verdict judge (what summary.json would say of them).</summary>
 public static class RunCells

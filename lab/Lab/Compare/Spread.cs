@@ -1,4 +1,6 @@
-namespace Tank.Compare;
+using Lab.Report;
+
+namespace Lab.Compare;
 
 /// <summary>The min–max of a figure over a cell's repeated runs (a single run: its one value).</summary>
 public readonly record struct Spread(double Min, double Max)

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Tank.Compare;
+namespace Lab.Compare;
 
 /// <summary>A plain-text table with aligned columns, for the terminal.</summary>
 public static class TextTable

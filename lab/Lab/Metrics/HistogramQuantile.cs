@@ -1,4 +1,4 @@
-namespace Tank.Metrics;
+namespace Lab.Metrics;
 
 /// <summary>
 /// A quantile estimated from a histogram's cumulative buckets as Prometheus's <c>histogram_quantile</c>

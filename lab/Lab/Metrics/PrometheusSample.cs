@@ -1,4 +1,4 @@
-namespace Tank.Metrics;
+namespace Lab.Metrics;
 
 /// <summary>One line of Prometheus's text exposition format: a series and its value.</summary>
 public sealed record PrometheusSample(string Name, IReadOnlyDictionary<string, string> Labels, double Value)

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace Tank.Metrics;
+namespace Lab.Metrics;
 
 /// <summary>
 /// Reads Prometheus's text exposition format (what <c>GET /metrics</c> answers): <c>name{label="value",…} value [timestamp]</c>

@@ -1,6 +1,7 @@
 using System.Globalization;
+using Tank.Stats;
 
-namespace Tank.Metrics;
+namespace Lab.Metrics;
 
 /// <summary>
 /// What the service itself measured during one run: the difference of two scrapes of its

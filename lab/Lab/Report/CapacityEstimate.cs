@@ -1,4 +1,4 @@
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// The rate a closed-model probe settled at: the median of its per-second response counts,

@@ -1,9 +1,10 @@
 using System.Text.Json;
+using Harness.CommandLine;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
-/// <c>capacity.json</c> beside a run's meta.json, written by <c>tank bench</c>: the capacity at the
+/// <c>capacity.json</c> beside a run's meta.json, written by <c>lab bench</c>: the capacity at the
 /// SLO found by constant-rate holds and confirmed by a longer one, once per repetition
 /// (<see cref="Repeats"/>); <see cref="ConfirmedRps"/> is the median of the repetitions' confirmed
 /// rates (0 when nothing held), <see cref="Spread"/> their min–max, <see cref="ConfirmedP99Ms"/> the
@@ -72,7 +73,7 @@ public sealed record CapacityFile
         var path = Path.Combine(runDir, "capacity.json");
         if (!File.Exists(path)) return null;
         try { return JsonSerializer.Deserialize<CapacityFile>(File.ReadAllText(path), Json) ?? throw new JsonException("null instead of an object"); }
-        catch (JsonException e) { throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid capacity.json: {e.Message}"); }
+        catch (JsonException e) { throw new InputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid capacity.json: {e.Message}"); }
     }
 
     public void Write(string runDir) => File.WriteAllText(Path.Combine(runDir, "capacity.json"), JsonSerializer.Serialize(this, Json) + "\n");

@@ -1,4 +1,4 @@
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>A run whose first seconds were far slower than the rest at comparable rates: it was measured cold.</summary>
 public sealed record ColdStart(double FirstP99Ms, double TypicalP99Ms, int WindowSeconds)

@@ -1,4 +1,4 @@
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Flags a run measured cold: the p99 of its first <see cref="WindowSeconds"/> seconds is more than

@@ -1,6 +1,7 @@
 using System.Text;
+using Harness.Charts;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// All architectures side by side: grouped bars per scenario, the max rate sustained under the SLO

@@ -1,6 +1,7 @@
 using System.Globalization;
+using Tank.Ammo;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// One endpoint of one architecture measured by wrk and by this runner in the closed model with

@@ -1,6 +1,9 @@
 using System.Text.Json;
+using Harness.CommandLine;
+using Tank.Ammo;
+using Tank.Runner;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Reads <c>crosscheck/&lt;storage&gt;/</c> as script/bench --crosscheck writes it: <c>wrk.json</c>
@@ -22,7 +25,7 @@ public static class CrossCheckReader
         {
             WrkSide wrk;
             try { wrk = JsonSerializer.Deserialize<WrkSide>(File.ReadAllText(wrkPath), Json) ?? throw new JsonException("empty"); }
-            catch (JsonException e) { throw new TankInputException(wrkPath, $"line {(e.LineNumber ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
+            catch (JsonException e) { throw new InputException(wrkPath, $"line {(e.LineNumber ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
             var tankDir = Path.Combine(Path.GetDirectoryName(wrkPath)!, "tank");
             var meta = RunMeta.TryRead(Path.Combine(tankDir, "meta.json"));
             var tank = PhoutAnalyzer.Analyze(Path.Combine(tankDir, "phout.log"), wrk.Storage, wrk.Scenario, meta, sloMs: 10);
@@ -38,7 +41,7 @@ public static class CrossCheckReader
     {
         if (!File.Exists(path)) return null;
         try { return JsonSerializer.Deserialize<RateCheck>(File.ReadAllText(path), Json) ?? throw new JsonException("empty"); }
-        catch (JsonException e) { throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
+        catch (JsonException e) { throw new InputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid JSON: {e.Message}"); }
     }
 
     public static void WriteRate(string directory, RateCheck check) =>

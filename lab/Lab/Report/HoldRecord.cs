@@ -1,4 +1,4 @@
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// One constant-rate hold of a capacity search (capacity.json): the rate, its length, p99 (from the

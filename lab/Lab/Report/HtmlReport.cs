@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>report.html: one self-contained file (inline CSS and SVG, no scripts or links) that opens offline.</summary>
 public static class HtmlReport

@@ -1,6 +1,7 @@
 using System.Text;
+using Harness.Charts;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// One scenario, every architecture: p50 and p99 of each second (y, log scale) against the rate

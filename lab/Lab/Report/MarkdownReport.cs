@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>report.md: tables plus links to the SVG charts in charts/.</summary>
 public static class MarkdownReport

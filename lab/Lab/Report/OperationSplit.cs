@@ -1,7 +1,7 @@
 using System.Text;
 using Tank.Stats;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Splits a run by phout tag, so a YCSB workload's reads and updates are seen apart. Tags are

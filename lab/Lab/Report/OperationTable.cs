@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>The "per operation" table: each run that carried several tags (a --workload), split by tag.</summary>
 public static class OperationTable

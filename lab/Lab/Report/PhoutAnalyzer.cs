@@ -1,8 +1,11 @@
 using System.Buffers.Text;
 using Tank.Schedule;
 using Tank.Stats;
+using Harness.CommandLine;
+using Tank.Ammo;
+using Tank.Runner;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Reads a phout.log (streaming, byte-level: runs have millions of lines) and computes the
@@ -24,7 +27,7 @@ public static class PhoutAnalyzer
     {
         var overall = new Histogram();
         var actual = new Histogram();
-        var latenessPath = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(phoutPath))!, Runner.PhoutFormat.LatenessFile);
+        var latenessPath = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(phoutPath))!, Tank.Runner.PhoutFormat.LatenessFile);
         using var lateness = File.Exists(latenessPath) ? new StreamReader(latenessPath) : null;
         long late = 0;
         var lateUs = (long)(sloMs * 1000);
@@ -61,7 +64,7 @@ public static class PhoutAnalyzer
             http[httpCode] = http.GetValueOrDefault(httpCode) + 1;
             net[netCode] = net.GetValueOrDefault(netCode) + 1;
         }
-        if (overall.Count == 0) throw new TankInputException(phoutPath, "line 1", "phout.log is empty: the run produced no results");
+        if (overall.Count == 0) throw new InputException(phoutPath, "line 1", "phout.log is empty: the run produced no results");
 
         var startSecond = (meta?.Start?.ToUnixTimeMilliseconds() ?? firstStartMs) / 1000;
         var planned = PlannedPerSecond(meta);
@@ -139,7 +142,7 @@ public static class PhoutAnalyzer
     {
         if (meta?.Schedule is not { Length: > 0 } schedule || meta.LoadType != "rps") return [];
         try { return ScheduleParser.Parse(schedule, "meta.json schedule").CountsPerSecond().Select(c => (double)c).ToArray(); }
-        catch (TankInputException) { return []; }
+        catch (InputException) { return []; }
     }
 
     private static double Ms(long us) => us / 1000.0;
@@ -149,10 +152,10 @@ public static class PhoutAnalyzer
     {
         if (reader is null) return 0;
         var line = reader.ReadLine();
-        if (line is null) throw new TankInputException(path, $"line {lineNo}", "lateness.log has fewer lines than phout.log");
+        if (line is null) throw new InputException(path, $"line {lineNo}", "lateness.log has fewer lines than phout.log");
         return long.TryParse(line, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var us)
             ? us
-            : throw new TankInputException(path, $"line {lineNo}", "not a number of microseconds");
+            : throw new InputException(path, $"line {lineNo}", "not a number of microseconds");
     }
 
     private static IEnumerable<byte[]> ReadLines(string path)
@@ -205,7 +208,7 @@ public static class PhoutAnalyzer
                     throw Bad(path, lineNo, $"field {index + 1}");
                 index++;
             }
-            if (index != 12) throw new TankInputException(path, $"line {lineNo}", $"a phout line has 12 TAB-separated fields, this one has {index}");
+            if (index != 12) throw new InputException(path, $"line {lineNo}", $"a phout line has 12 TAB-separated fields, this one has {index}");
         }
 
         public long SendTimeMs { get; }
@@ -215,7 +218,7 @@ public static class PhoutAnalyzer
 
         public long Long(int index) => _values[index];
 
-        private static TankInputException Bad(string path, long lineNo, string what) =>
+        private static InputException Bad(string path, long lineNo, string what) =>
             new(path, $"line {lineNo}", $"{what} is not a number");
     }
 }

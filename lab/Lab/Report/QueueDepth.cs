@@ -1,6 +1,7 @@
 using System.Text.Json;
+using Harness.CommandLine;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// <c>queue.json</c> beside a queue run's meta.json, written by script/bench: the messages waiting
@@ -26,6 +27,6 @@ public sealed record QueueDepth
         var path = Path.Combine(runDir, "queue.json");
         if (!File.Exists(path)) return null;
         try { return JsonSerializer.Deserialize<QueueDepth>(File.ReadAllText(path), Json) ?? throw new JsonException("null instead of an object"); }
-        catch (JsonException e) { throw new TankInputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid queue.json: {e.Message}"); }
+        catch (JsonException e) { throw new InputException(path, $"line {(e.LineNumber ?? 0) + 1}", $"not valid queue.json: {e.Message}"); }
     }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
+using Tank.Ammo;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// A confirmed capacity checked by a second generator: wrk, paced by tank/wrk/paced.lua at the

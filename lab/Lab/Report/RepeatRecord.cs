@@ -1,4 +1,4 @@
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// One repetition of a cell's capacity search (capacity.json): the rate it confirmed (0: nothing

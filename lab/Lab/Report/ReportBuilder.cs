@@ -1,7 +1,7 @@
 using System.Text.Json;
-using Tank.Metrics;
+using Lab.Metrics;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Builds report.md, report.html, summary.json, charts/*.svg and each run's latency.hgrm from a run directory. Every run is

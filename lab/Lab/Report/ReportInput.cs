@@ -1,6 +1,9 @@
 using System.Text.Json;
+using Harness.CommandLine;
+using Tank.Ammo;
+using Tank.Runner;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// A run directory as script/bench lays it out:
@@ -12,10 +15,10 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
 {
     public static ReportInput Discover(string directory)
     {
-        if (!System.IO.Directory.Exists(directory)) throw new TankInputException(directory, "directory", "run directory not found");
+        if (!System.IO.Directory.Exists(directory)) throw new InputException(directory, "directory", "run directory not found");
         var runsDir = Path.Combine(directory, "runs");
         if (!System.IO.Directory.Exists(runsDir))
-            throw new TankInputException(directory, "runs/", "no runs/<storage>/<scenario>/phout.log under the run directory");
+            throw new InputException(directory, "runs/", "no runs/<storage>/<scenario>/phout.log under the run directory");
         var runs = System.IO.Directory.GetFiles(runsDir, "phout.log", SearchOption.AllDirectories)
             .Select(Path.GetDirectoryName)
             .Select(dir =>
@@ -29,13 +32,13 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
             })
             .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)
             .ToList();
-        if (runs.Count == 0) throw new TankInputException(runsDir, "directory", "no phout.log found");
+        if (runs.Count == 0) throw new InputException(runsDir, "directory", "no phout.log found");
         var envPath = Path.Combine(directory, "environment.json");
         JsonElement? environment = null;
         if (File.Exists(envPath))
         {
             try { environment = JsonDocument.Parse(File.ReadAllText(envPath)).RootElement.Clone(); }
-            catch (JsonException e) { throw new TankInputException(envPath, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
+            catch (JsonException e) { throw new InputException(envPath, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
         }
         return new ReportInput(directory, environment, runs);
     }
@@ -43,6 +46,6 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
     private static RunMeta? ReadMeta(string path)
     {
         try { return RunMeta.TryRead(path); }
-        catch (JsonException e) { throw new TankInputException(path, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
+        catch (JsonException e) { throw new InputException(path, $"line {e.LineNumber + 1}", $"not valid JSON: {e.Message}"); }
     }
 }

@@ -1,7 +1,8 @@
 using System.Globalization;
-using Tank.Metrics;
+using Lab.Metrics;
+using Harness.Charts;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>The newer report sections (warnings, CPU, cross-check) as words and table cells, shared by the Markdown and HTML writers.</summary>
 public static class ReportSections

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>summary.json: the report's numbers for machines, with every warning the report shows.</summary>
 public static class ReportSummary
@@ -9,7 +9,7 @@ public static class ReportSummary
         JsonSerializer.Serialize(new
         {
             generated_at = generated,
-            // When the runs were measured: the report may be generated again later (tank report).
+            // When the runs were measured: the report may be generated again later (lab report).
             measured_from = runs.Count == 0 ? (DateTimeOffset?)null : runs.Min(r => r.StartedAt),
             slo_ms = sloMs,
             max_error_rate = PhoutAnalyzer.MaxErrorRate,
@@ -66,7 +66,7 @@ public static class ReportSummary
                     ran_dry = r.QueueRanDry,
                     no_content_answers = r.NoContentAnswers,
                 },
-                // The figures tank compare and tank verdict read (the details stay under capacity): the
+                // The figures lab compare and lab verdict read (the details stay under capacity): the
                 // median confirmed rate, and each repetition's confirmed rate as the cell's run-to-run spread.
                 confirmed_rps = r.Capacity?.ConfirmedRps,
                 confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,

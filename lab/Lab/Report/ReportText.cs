@@ -1,8 +1,9 @@
+using Harness.Charts;
 using System.Globalization;
 using System.Text.Json;
-using Tank.Bench;
+using Lab.Bench;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>The report's words and table cells, shared by the Markdown and HTML writers.</summary>
 public static class ReportText
@@ -83,7 +84,7 @@ public static class ReportText
     public static List<(string Key, string Value)> Environment(JsonElement? environment)
     {
         var lines = new List<(string, string)>();
-        if (environment is not { ValueKind: JsonValueKind.Object } env) return [("environment", "not recorded (no environment.json; see `tank env`)")];
+        if (environment is not { ValueKind: JsonValueKind.Object } env) return [("environment", "not recorded (no environment.json; see `lab env`)")];
         foreach (var property in env.EnumerateObject())
         {
             if (property.Value.ValueKind == JsonValueKind.Object)
@@ -102,7 +103,7 @@ public static class ReportText
         $"{Svg.N(SearchPlan.BenchHeadroom * 100)} % of the SLO (headroom: a short hold near the SLO seldom holds for longer) " +
         $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
         $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s and judged at the SLO itself (once more 20 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
-        (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; tank compare judges these)." : "");
+        (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; lab compare judges these)." : "");
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +

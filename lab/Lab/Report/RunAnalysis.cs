@@ -1,8 +1,9 @@
 using Tank.Ammo;
 using Tank.Cpu;
-using Tank.Metrics;
+using Lab.Metrics;
+using Tank.Runner;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>Everything the report says about one architecture × scenario run.</summary>
 public sealed record RunAnalysis
@@ -59,7 +60,7 @@ public sealed record RunAnalysis
     public QueueDepth? Queue { get; init; }
 
     /// <summary>Every interval_real of the run in an HdrHistogram, written as the run's latency.hgrm; null when not analysed from phout.</summary>
-    public Stats.LatencySpectrum? Spectrum { get; init; }
+    public Tank.Stats.LatencySpectrum? Spectrum { get; init; }
 
     /// <summary>Per phout tag when the run had more than one (a --workload's read, update, insert, rmw-read, rmw-update); empty otherwise.</summary>
     public IReadOnlyList<OperationStats> Operations { get; init; } = [];
@@ -74,7 +75,7 @@ public sealed record RunAnalysis
     /// answered 204 at once, so its latencies and rate stop measuring reads. (A queue-mixed run
     /// writes as much as it reads and usually ends near 0, which is what it is meant to do.)
     /// </summary>
-    public bool QueueRanDry => Scenario == Ammo.Scenario.QueueRead.Name() && Queue?.RanDry == true;
+    public bool QueueRanDry => Scenario == Tank.Ammo.Scenario.QueueRead.Name() && Queue?.RanDry == true;
 
     /// <summary>Answers 204 No Content: for a queue read, the queue was empty.</summary>
     public long NoContentAnswers => HttpCodes.GetValueOrDefault(204);

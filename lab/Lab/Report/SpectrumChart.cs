@@ -1,6 +1,7 @@
 using System.Text;
+using Harness.Charts;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// One scenario, every architecture: the whole latency spectrum of each run (its HdrHistogram, as
@@ -28,7 +29,7 @@ public static class SpectrumChart
     };
 
     /// <summary>(decades, latency ms) points of one run's spectrum.</summary>
-    public static IReadOnlyList<(double X, double Ms)> Points(Stats.LatencySpectrum spectrum)
+    public static IReadOnlyList<(double X, double Ms)> Points(Tank.Stats.LatencySpectrum spectrum)
     {
         var top = Decades(spectrum.Count);
         var points = new List<(double, double)>();

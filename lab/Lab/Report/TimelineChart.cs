@@ -1,6 +1,7 @@
 using System.Text;
+using Harness.Charts;
 
-namespace Tank.Report;
+namespace Lab.Report;
 
 /// <summary>
 /// Latency quantiles over time (left axis, ms) with the planned and answered rate and the errors per

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>Reads ApacheBench 2.3's results from its output (stdout and stderr together).</summary>
 public static partial class AbOutputParser

@@ -1,6 +1,7 @@
+using Harness.Catalogue;
 using System.Globalization;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// Re-runs the original Go benchmark's ApacheBench commands against every item architecture of a
@@ -17,7 +18,7 @@ public sealed class AbRunner(AbSettings settings, TextWriter output, TextWriter 
     {
         if ((await ToolProcess.RunAsync("ab", ["-V"], TimeSpan.FromSeconds(10))).ExitCode != 0)
             throw new ToolException("ab is missing: run script/bootstrap (package apache2-utils)");
-        var storages = AbMatrix.Storages(await Catalogue.FetchAsync(settings.Url, CancellationToken.None), settings.Storages);
+        var storages = AbMatrix.Storages((await StorageCatalogue.FetchAsync(settings.Url, CancellationToken.None)).Entries, settings.Storages);
         var body = Path.GetTempFileName();
         try
         {

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// One ab table: reads of <c>GET /item/{Item}/locations</c> and writes of the same URL (POST) on

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// ApacheBench's figures for one run, as printed (null for a line it did not print): requests

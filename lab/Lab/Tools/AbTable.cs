@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// The ab runs as a Markdown table (requests per second, mean and longest request, requests

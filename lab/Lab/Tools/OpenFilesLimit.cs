@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// This process's soft limit on open files, which siege inherits (every siege user holds a

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary><c>GET /depth/{queue}</c> of the service under test: the messages waiting, or null when it did not answer within 5 s.</summary>
 public sealed class QueueDepthProbe(string baseUrl) : IDisposable

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// <c>reports/siege-latest</c>: a relative link to the newest siege run folder of the reports

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// Reads siege 4.0.7's closing statistics from what it printed (stdout and stderr together, its

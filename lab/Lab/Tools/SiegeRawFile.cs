@@ -1,12 +1,12 @@
 using System.Globalization;
 using System.Text;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// The raw file of one siege run (<c>raw/NNN-queue-op-cC.txt</c>): <c># key: value</c> lines this
 /// tool writes around siege's own output, so that a run's table can be rebuilt from its files
-/// alone (<c>tank siege --report</c>). The format is the one script/siege wrote before, so older
+/// alone (<c>lab siege --report</c>). The format is the one script/siege wrote before, so older
 /// runs rebuild too.
 /// </summary>
 public static class SiegeRawFile

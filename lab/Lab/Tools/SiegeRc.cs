@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// siege's rc file for a matrix (siege reads it through SIEGERC; it is kept beside the results).
@@ -13,7 +13,7 @@ public static class SiegeRc
 {
     public static string Text(int maxConcurrency, string connection) =>
         $"""
-        # written by tank siege; siege reads it through SIEGERC
+        # written by lab siege; siege reads it through SIEGERC
         verbose = false
         color = off
         quiet = false

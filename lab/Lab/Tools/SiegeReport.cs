@@ -1,4 +1,6 @@
-namespace Tank.Tools;
+using Harness.CommandLine;
+
+namespace Lab.Tools;
 
 /// <summary>
 /// Builds a siege matrix's <c>summary.md</c> from its directory alone (<c>about.md</c> and
@@ -10,7 +12,7 @@ public static class SiegeReport
     {
         var rawDir = Path.Combine(dir, "raw");
         var files = Directory.Exists(rawDir) ? Directory.GetFiles(rawDir, "*.txt").Order(StringComparer.Ordinal).ToArray() : [];
-        if (files.Length == 0) throw new TankInputException($"no raw siege outputs under {rawDir}");
+        if (files.Length == 0) throw new InputException($"no raw siege outputs under {rawDir}");
         var runs = new List<SiegeRun>();
         foreach (var file in files) runs.Add(SiegeRawFile.Parse(Path.GetFileName(file), await File.ReadAllTextAsync(file)));
         var aboutPath = Path.Combine(dir, "about.md");

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// One cell of the siege matrix as its raw file records it: the queue and operation, the

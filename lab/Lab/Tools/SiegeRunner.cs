@@ -1,14 +1,15 @@
+using Harness.Catalogue;
 using System.Globalization;
 using System.Text;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// Runs the original PHP study's siege matrix against the queue routes of a running service: for
 /// each queue and concurrency, <c>siege -cC -tSS URL/write/QUEUE</c>, then the same for
 /// <c>/read/QUEUE</c>, with siege's default delay (no <c>-b</c>, as the original). Each run's
 /// output goes to <c>raw/</c> with the queue's depth before and after; the table to
-/// <c>summary.md</c> (see tank/README.md, "tank siege").
+/// <c>summary.md</c> (see tank/README.md, "lab siege").
 /// </summary>
 public sealed class SiegeRunner(SiegeSettings settings, TextWriter output, TextWriter log)
 {
@@ -18,7 +19,7 @@ public sealed class SiegeRunner(SiegeSettings settings, TextWriter output, TextW
     public async Task<int> RunAsync()
     {
         var version = await SiegeVersionAsync();
-        var queues = SiegeMatrix.Queues(await Catalogue.FetchAsync(settings.Url, CancellationToken.None), settings.Queues);
+        var queues = SiegeMatrix.Queues((await StorageCatalogue.FetchAsync(settings.Url, CancellationToken.None)).Entries, settings.Queues);
         var maxConcurrency = settings.Concurrencies.Max();
         if (OpenFilesLimit.Current() is { } limit && limit < maxConcurrency + 100)
             throw new ToolException($"the open-files limit is {limit}, too low for -c{maxConcurrency} (raise ulimit -n)");

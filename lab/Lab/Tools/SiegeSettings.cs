@@ -1,4 +1,6 @@
-namespace Tank.Tools;
+using Tank.Runner;
+
+namespace Lab.Tools;
 
 /// <summary>
 /// One siege matrix: every queue (null: every queue of the catalogue) at every concurrency for

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// siege's closing statistics, as printed (null for a line it did not print). Decimals keep

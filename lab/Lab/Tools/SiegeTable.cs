@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// The siege matrix as a Markdown table, one row per run, beside the original PHP study's figure,

@@ -1,9 +1,11 @@
-using Tank.Bench;
+using Lab.Bench;
+using Harness.Processes;
+using Harness;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
-/// The service a tool starts for itself when it is given no <c>--url</c> (tank siege): its Release
+/// The service a tool starts for itself when it is given no <c>--url</c> (lab siege): its Release
 /// build on its own port, its log in the run's directory, healthy before it is used, and stopped
 /// when disposed. The servers it talks to come from the environment (script/lib.sh's
 /// service_environment).
@@ -16,7 +18,7 @@ public sealed class StartedService : IAsyncDisposable
 
     public static async Task<StartedService> StartAsync(string serviceDll, string url, string logFile)
     {
-        BenchLog.Write($"starting the service on {url}");
+        ToolLog.Write($"starting the service on {url}");
         var service = new StartedService(ServiceProcess.Start(serviceDll, url, logFile));
         try
         {

@@ -1,4 +1,4 @@
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// A tool run that cannot go on (the service or the program under it is missing or misbehaves):

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 
-namespace Tank.Tools;
+namespace Lab.Tools;
 
 /// <summary>
 /// Runs siege or ab as a child process under a hard kill deadline: <c>timeout -s KILL</c>, as the

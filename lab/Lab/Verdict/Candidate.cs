@@ -1,4 +1,4 @@
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>One architecture judged against a target.</summary>
 public sealed record Candidate

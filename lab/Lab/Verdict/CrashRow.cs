@@ -1,4 +1,4 @@
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>One run of the crash test (a <c>tank crash</c> result) as the verdict needs it.</summary>
 public sealed record CrashRow(string Storage, string Kind, string Fault, string Label, long Acked, long Lost, long Stale, long Changed,

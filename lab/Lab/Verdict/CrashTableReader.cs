@@ -1,7 +1,8 @@
 using System.Text.Json;
-using Tank.Compare;
+using Lab.Compare;
+using Harness.CommandLine;
 
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>
 /// Reads the crash test's results: script/crashtest's <c>summary.json</c> (a JSON array of
@@ -14,27 +15,27 @@ public static class CrashTableReader
     public static IReadOnlyList<CrashRow> Read(string folderOrFile)
     {
         var path = Directory.Exists(folderOrFile) ? Path.Combine(folderOrFile, "summary.json") : folderOrFile;
-        if (!File.Exists(path)) throw new TankInputException(path, "file", "no crash test results (script/crashtest writes summary.json into its output folder)");
+        if (!File.Exists(path)) throw new InputException(path, "file", "no crash test results (script/crashtest writes summary.json into its output folder)");
         using var document = ReportFileReader.Parse(path);
         var root = document.RootElement;
         var rows = root.ValueKind switch
         {
             JsonValueKind.Array => root.EnumerateArray().Select((r, i) => Row(r, path, $"[{i}]")).ToList(),
             JsonValueKind.Object => [Row(root, path, "the top level")],
-            _ => throw new TankInputException(path, "the top level", "is neither an array of crash results nor one"),
+            _ => throw new InputException(path, "the top level", "is neither an array of crash results nor one"),
         };
         return rows;
     }
 
     private static CrashRow Row(JsonElement row, string path, string where)
     {
-        if (row.ValueKind != JsonValueKind.Object) throw new TankInputException(path, where, "is not an object");
-        var storage = Text(row, "storage") ?? throw new TankInputException(path, $"{where}.storage", "is missing");
+        if (row.ValueKind != JsonValueKind.Object) throw new InputException(path, where, "is not an object");
+        var storage = Text(row, "storage") ?? throw new InputException(path, $"{where}.storage", "is missing");
         var label = Text(row, "label") ?? "";
         var fault = Text(row, "fault") ?? (label.Split(' ', StringSplitOptions.RemoveEmptyEntries) is { Length: > 0 } words ? words[^1] : "");
         long Count(string name) => row.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetInt64()
-            : v.ValueKind is JsonValueKind.Undefined or JsonValueKind.Null ? 0 : throw new TankInputException(path, $"{where}.{name}", "is not a number");
-        if (!row.TryGetProperty("acked", out _)) throw new TankInputException(path, $"{where}.acked", "is missing");
+            : v.ValueKind is JsonValueKind.Undefined or JsonValueKind.Null ? 0 : throw new InputException(path, $"{where}.{name}", "is not a number");
+        if (!row.TryGetProperty("acked", out _)) throw new InputException(path, $"{where}.acked", "is missing");
         return new CrashRow(storage, Text(row, "kind") ?? "", fault, label.Length > 0 ? label : $"{storage} {fault}", Count("acked"), Count("lost"), Count("stale"),
             Count("changed"), Count("unverified"), Count("cache_disagreements"),
             row.TryGetProperty("read_back_ready_s", out var ready) && ready.ValueKind == JsonValueKind.Number);

@@ -1,4 +1,4 @@
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>The fault an architecture must survive without losing an acknowledged write.</summary>
 public enum DurabilityClass { None, Crash, PowerLoss }

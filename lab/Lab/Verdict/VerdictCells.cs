@@ -1,7 +1,8 @@
-using Tank.Compare;
-using Tank.Report;
+using Lab.Compare;
+using Lab.Report;
+using Harness.CommandLine;
 
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>
 /// The cells a verdict judges at a given SLO. summary.json's capacities were found at the report's
@@ -17,7 +18,7 @@ public static class VerdictCells
         if (Math.Abs(report.SloMs - sloMs) < 1e-9) return (report.Cells, $"{report.Path} (SLO {VerdictJudge.N(sloMs)} ms)");
         var folder = Path.GetDirectoryName(report.Path)!;
         if (!Directory.Exists(Path.Combine(folder, "runs")))
-            throw new TankInputException(report.Path, "slo_ms", $"the report was computed at p99 ≤ {VerdictJudge.N(report.SloMs)} ms and its runs/ are not there to recompute it at {VerdictJudge.N(sloMs)} ms (run tank report --slo-ms {VerdictJudge.N(sloMs)}, or ask at the report's SLO)");
+            throw new InputException(report.Path, "slo_ms", $"the report was computed at p99 ≤ {VerdictJudge.N(report.SloMs)} ms and its runs/ are not there to recompute it at {VerdictJudge.N(sloMs)} ms (run lab report --slo-ms {VerdictJudge.N(sloMs)}, or ask at the report's SLO)");
         var input = ReportInput.Discover(folder);
         var runs = input.Runs.Select(r => PhoutAnalyzer.Analyze(Path.Combine(r.Dir, "phout.log"), r.Storage, r.Scenario, r.Meta, sloMs)).ToList();
         return (RunCells.From(runs), $"{folder}/runs (phout.log analysed again at p99 ≤ {VerdictJudge.N(sloMs)} ms; the report's own SLO is {VerdictJudge.N(report.SloMs)} ms)");

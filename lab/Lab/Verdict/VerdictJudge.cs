@@ -1,6 +1,7 @@
-using Tank.Compare;
+using Lab.Compare;
+using Tank.Ammo;
 
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>
 /// Which architectures meet a target. An architecture holds the rate when its capacity at the SLO

@@ -1,9 +1,10 @@
 using System.Net;
 using System.Text;
-using Tank.Compare;
-using Tank.Report;
+using Lab.Compare;
+using Lab.Report;
+using Tank.Ammo;
 
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>
 /// The report's "Verdict" section, the report's first: the report has no one target to judge
@@ -11,14 +12,14 @@ namespace Tank.Verdicts;
 /// requests/s) at or below half the best capacity measured in that scenario, at the report's SLO:
 /// a rate the best one holds with at least 2× headroom, so the ranking says who else comes near
 /// it, and a round number a reader can carry away. Durability is not judged here (the crash
-/// results are not in a bench run); any other target is a <c>tank verdict</c> away.
+/// results are not in a bench run); any other target is a <c>lab verdict</c> away.
 /// </summary>
 public static class VerdictSection
 {
     public const double ShareOfBest = 0.5;
 
     public const string Note = "Target: the round rate (1, 2 or 5 × 10ⁿ requests/s) at or below half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
-                               "Ask your own question: `tank verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss --crash <crashtest dir>]`.";
+                               "Ask your own question: `lab verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss --crash <crashtest dir>]`.";
 
     /// <summary>The largest of 1, 2, 5 × 10ⁿ not above <paramref name="rate"/> (at least 1).</summary>
     public static double RoundRate(double rate)

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text;
-using Tank.Compare;
+using Lab.Compare;
 
-namespace Tank.Verdicts;
+namespace Lab.Verdicts;
 
 /// <summary>The verdict as a terminal table and as a Markdown section (the report's "Verdict").</summary>
 public static class VerdictText

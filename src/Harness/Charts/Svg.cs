@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 
-namespace Tank.Report;
+namespace Harness.Charts;
 
 /// <summary>Small helpers for hand-written SVG (no plotting library is available on the NuGet mirror).</summary>
 public static class Svg

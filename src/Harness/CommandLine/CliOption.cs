@@ -1,15 +1,15 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 
-namespace Tank.Commands;
+namespace Harness.CommandLine;
 
 /// <summary>
-/// Builds the typed options of the tank commands. Every value goes through a
-/// <see cref="ValueParser{T}"/> whose <see cref="TankInputException"/> becomes a parse error, so a
+/// Builds the typed options of the tools' commands (tank, lab, crash). Every value goes through a
+/// <see cref="ValueParser{T}"/> whose <see cref="InputException"/> becomes a parse error, so a
 /// bad value is reported like an unknown option (exit code 2, nothing run) and names the option
 /// and the value; System.CommandLine's own conversions would name the CLR type instead.
 /// </summary>
-public static class TankOption
+public static class CliOption
 {
     /// <summary>An option taking one value; given twice it is an error (System.CommandLine's rule for single-value options).</summary>
     public static Option<T> Create<T>(string name, string description, ValueParser<T> parse, string? helpName = null) =>
@@ -56,7 +56,7 @@ public static class TankOption
         {
             return parse(name, text);
         }
-        catch (TankInputException e)
+        catch (InputException e)
         {
             result.AddError(e.Message);
             return default!;

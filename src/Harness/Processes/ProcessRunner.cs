@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Tank.Bench;
+namespace Harness.Processes;
 
 /// <summary>
 /// Runs the bench's helpers as processes (the service's tools, script/services, script/cluster,

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 
-namespace Tank.Bench;
+namespace Harness.Processes;
 
 /// <summary>
 /// The service under test, started from its build on its own port with its output in a log file;
@@ -110,7 +110,7 @@ public sealed class ServiceProcess : IDisposable
 
     public void Dispose()
     {
-        if (!_stopped && !_process.HasExited) BenchLog.Write("stopping the service");
+        if (!_stopped && !_process.HasExited) ToolLog.Write("stopping the service");
         Stop();
     }
 

@@ -1,4 +1,4 @@
-namespace Tank.Bench;
+namespace Harness.Processes;
 
 /// <summary>How a <see cref="ServiceProcess"/> runs besides its DLL, URL and log: the defaults are the bench's.</summary>
 public sealed record ServiceStartOptions

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 
-namespace Tank.Runner;
+namespace Harness.Timing;
 
 /// <summary>
 /// Sleeps until a Stopwatch deadline with sub-millisecond precision: a kernel sleep (usleep) while

@@ -1,5 +1,6 @@
 using System.Text.RegularExpressions;
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -23,7 +24,7 @@ public static partial class AmmoFile
         {
             var file = Path.Combine(dir, "ammo");
             var error = new StringWriter();
-            Assert.True(Cli.Run(["ammo", .. args, "--out", file], TextWriter.Null, error) == 0, error.ToString());
+            Assert.True(TankCli.Run(["ammo", .. args, "--out", file], TextWriter.Null, error) == 0, error.ToString());
             return File.ReadAllText(file);
         }
         finally { Directory.Delete(dir, recursive: true); }

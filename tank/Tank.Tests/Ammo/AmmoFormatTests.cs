@@ -1,5 +1,6 @@
 using System.Text;
 using Tank.Ammo;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -109,5 +110,5 @@ public sealed class AmmoFormatTests
 
     [Fact]
     public void UriFormatRefusesWrites() =>
-        Assert.Throws<TankInputException>(() => Write(AmmoFormat.Uri, Options(Scenario.AuthorWrite)));
+        Assert.Throws<InputException>(() => Write(AmmoFormat.Uri, Options(Scenario.AuthorWrite)));
 }

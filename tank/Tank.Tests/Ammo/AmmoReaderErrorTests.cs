@@ -1,5 +1,6 @@
 using System.Text;
 using Tank.Ammo;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -7,8 +8,8 @@ public sealed class AmmoReaderErrorTests
 {
     private const string Request = "GET / HTTP/1.1\r\nHost: example.com\r\nUser-Agent: tank\r\n\r\n";
 
-    private static TankInputException Fails(string ammo, AmmoFormat format = AmmoFormat.Phantom) =>
-        Assert.Throws<TankInputException>(() => AmmoReader.Parse(Encoding.UTF8.GetBytes(ammo), "bad.ammo", format));
+    private static InputException Fails(string ammo, AmmoFormat format = AmmoFormat.Phantom) =>
+        Assert.Throws<InputException>(() => AmmoReader.Parse(Encoding.UTF8.GetBytes(ammo), "bad.ammo", format));
 
     [Fact]
     public void TanksOwnExampleReads()

@@ -1,6 +1,7 @@
 using Tank.Ammo;
 using Tank.Ammo.Keys;
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -102,7 +103,7 @@ public sealed class KeyDistributionTests
         try
         {
             var error = new StringWriter();
-            Assert.Equal(Cli.InputError, Cli.Run(["ammo", "--storage", "postgres", .. args, "--out", Path.Combine(dir, "a")], TextWriter.Null, error));
+            Assert.Equal(Cli.InputError, TankCli.Run(["ammo", "--storage", "postgres", .. args, "--out", Path.Combine(dir, "a")], TextWriter.Null, error));
             Assert.Contains(named, error.ToString());
             Assert.Empty(Directory.GetFiles(dir));
         }

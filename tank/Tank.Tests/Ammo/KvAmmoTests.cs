@@ -1,6 +1,7 @@
 using System.Text;
 using Tank.Ammo;
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -84,14 +85,14 @@ public sealed class KvAmmoTests
         try
         {
             var file = Path.Combine(dir, "put.ammo");
-            Assert.Equal(0, Cli.Run(["ammo", "--scenario", "kv-put", "--storage", "postgres", "--host", "h:1", "--count", "2",
+            Assert.Equal(0, TankCli.Run(["ammo", "--scenario", "kv-put", "--storage", "postgres", "--host", "h:1", "--count", "2",
                 "--keys", "5", "--sequential", "--counter-values", "--out", file]));
             const string first = "PUT /v0/entity?id=key0&storage=postgres HTTP/1.1\r\nContent-Type: application/octet-stream\r\nHost: h:1\r\nContent-Length: 6\r\n\r\nvalue0";
             const string second = "PUT /v0/entity?id=key1&storage=postgres HTTP/1.1\r\nContent-Type: application/octet-stream\r\nHost: h:1\r\nContent-Length: 6\r\n\r\nvalue1";
             Assert.Equal($"{first.Length} kv-put\n{first}\n{second.Length} kv-put\n{second}\n", File.ReadAllText(file));
 
             var error = new StringWriter();
-            Assert.Equal(Cli.InputError, Cli.Run(["ammo", "--scenario", "kv-put", "--storage", "postgres", "--keys", "0",
+            Assert.Equal(Cli.InputError, TankCli.Run(["ammo", "--scenario", "kv-put", "--storage", "postgres", "--keys", "0",
                 "--out", Path.Combine(dir, "x")], TextWriter.Null, error));
             Assert.Contains("--keys", error.ToString());
         }

@@ -1,6 +1,7 @@
 using System.Text;
 using Tank.Ammo;
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -71,18 +72,18 @@ public sealed class QueueAmmoTests
         try
         {
             var phantom = Path.Combine(dir, "write.ammo");
-            Assert.Equal(0, Cli.Run(["ammo", "--scenario", "queue-write", "--storage", "beanstalkd", "--count", "2",
+            Assert.Equal(0, TankCli.Run(["ammo", "--scenario", "queue-write", "--storage", "beanstalkd", "--count", "2",
                 "--items", "10", "--locations", "10", "--author-ids", "1-5", "--hot-key", "--out", phantom]));
             const string request = "GET /write/beanstalkd HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n";
             Assert.Equal($"{request.Length} queue-write\n{request}\n{request.Length} queue-write\n{request}\n", File.ReadAllText(phantom));
 
             var uri = Path.Combine(dir, "mixed.uri");
-            Assert.Equal(0, Cli.Run(["ammo", "--scenario", "queue-mixed", "--storage", "postgres", "--host", "h:1",
+            Assert.Equal(0, TankCli.Run(["ammo", "--scenario", "queue-mixed", "--storage", "postgres", "--host", "h:1",
                 "--count", "3", "--format", "uri", "--out", uri]));
             Assert.Equal("[Host: h:1]\n/write/postgres queue-mixed\n/read/postgres queue-mixed\n/write/postgres queue-mixed\n", File.ReadAllText(uri));
 
             var error = new StringWriter();
-            Assert.Equal(Cli.InputError, Cli.Run(["ammo", "--scenario", "queue-read",
+            Assert.Equal(Cli.InputError, TankCli.Run(["ammo", "--scenario", "queue-read",
                 "--storage", "beanstalkd", "--format", "uripost", "--out", Path.Combine(dir, "x")], TextWriter.Null, error));
             Assert.Contains("tank: error: scenario queue-read cannot be written as uripost", error.ToString());
             Assert.False(File.Exists(Path.Combine(dir, "x")));

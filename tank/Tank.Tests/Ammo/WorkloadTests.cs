@@ -1,4 +1,5 @@
 using Tank.Commands;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Ammo;
 
@@ -81,9 +82,9 @@ public sealed class WorkloadTests
         var uri = AmmoFile.Write("--scenario", "kv-put", "--storage", "postgres", "--workload", "ycsb-c", "--count", "50", "--format", "uri");
         Assert.Equal(50, uri.Split('\n').Count(l => l.StartsWith("/v0/entity?id=key") && l.EndsWith(" read")));
         var error = new StringWriter();
-        Assert.Equal(Cli.InputError, Cli.Run(["ammo", "--scenario", "kv-get", "--storage", "p", "--workload", "ycsb-a", "--format", "uri", "--out", "/nonexistent/x"], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, TankCli.Run(["ammo", "--scenario", "kv-get", "--storage", "p", "--workload", "ycsb-a", "--format", "uri", "--out", "/nonexistent/x"], TextWriter.Null, error));
         Assert.Contains("phantom only", error.ToString());
-        Assert.Equal(Cli.InputError, Cli.Run(["ammo", "--scenario", "item-read", "--storage", "p", "--workload", "ycsb-b", "--out", "/nonexistent/x"], TextWriter.Null, error));
+        Assert.Equal(Cli.InputError, TankCli.Run(["ammo", "--scenario", "item-read", "--storage", "p", "--workload", "ycsb-b", "--out", "/nonexistent/x"], TextWriter.Null, error));
         Assert.Contains("has no workload", error.ToString());
     }
 }

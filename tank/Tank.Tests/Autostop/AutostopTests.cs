@@ -1,5 +1,6 @@
 using Tank.Autostop;
 using Tank.Stats;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Autostop;
 
@@ -36,7 +37,7 @@ public sealed class AutostopTests
     [InlineData("total(1,2)")]
     [InlineData("time(100,0)")]
     [InlineData("quantile 95")]
-    public void RejectsBadCriteria(string text) => Assert.Throws<TankInputException>(() => AutostopParser.Parse(text));
+    public void RejectsBadCriteria(string text) => Assert.Throws<InputException>(() => AutostopParser.Parse(text));
 
     [Fact]
     public void NetMaskMatchesWholeCodesOnly()

@@ -1,5 +1,6 @@
 using Tank.Ammo;
 using Tank.Config;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Config;
 
@@ -35,7 +36,7 @@ public sealed class LoadConfigTests : IDisposable
         return path;
     }
 
-    private TankInputException Fails(string yaml) => Assert.Throws<TankInputException>(() => LoadConfigReader.Read(Write(yaml)));
+    private InputException Fails(string yaml) => Assert.Throws<InputException>(() => LoadConfigReader.Read(Write(yaml)));
 
     [Fact]
     public void ReadsAValidConfig()

@@ -1,4 +1,5 @@
 using Tank.Config;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Config;
 
@@ -64,7 +65,7 @@ public sealed class ShippedConfigTests
     [Fact]
     public void ShootexecConfigHasNoActivePhantom()
     {
-        var error = Assert.Throws<TankInputException>(() => LoadConfigReader.Read(Path.Combine(TankDir(), "configs", "shootexec.yaml")));
+        var error = Assert.Throws<InputException>(() => LoadConfigReader.Read(Path.Combine(TankDir(), "configs", "shootexec.yaml")));
         Assert.Contains("phantom section is disabled", error.Message);
     }
 }

@@ -1,4 +1,5 @@
 using Tank.Cpu;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Cpu;
 
@@ -37,5 +38,5 @@ public sealed class ProcStatTests
     [InlineData("=12")]
     [InlineData("service=abc")]
     [InlineData("service=0")]
-    public void BadTargetsAreInputErrors(string text) => Assert.Throws<TankInputException>(() => CpuTarget.Parse(text));
+    public void BadTargetsAreInputErrors(string text) => Assert.Throws<InputException>(() => CpuTarget.Parse(text));
 }

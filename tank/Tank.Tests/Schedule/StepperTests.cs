@@ -1,4 +1,5 @@
 using Tank.Schedule;
+using Harness.CommandLine;
 
 namespace Tank.Tests.Schedule;
 
@@ -70,7 +71,7 @@ public sealed class StepperTests
     [InlineData("const(-1, 10s)", "non-negative")]
     public void BadSchedulesAreRejectedWithAReason(string schedule, string reason)
     {
-        var error = Assert.Throws<TankInputException>(() => ScheduleParser.Parse(schedule, "load.yaml:7"));
+        var error = Assert.Throws<InputException>(() => ScheduleParser.Parse(schedule, "load.yaml:7"));
         Assert.Contains(reason, error.Message);
         Assert.StartsWith("load.yaml:7: column ", error.Message);
     }
@@ -78,7 +79,7 @@ public sealed class StepperTests
     [Fact]
     public void CommaErrorNamesItsColumn()
     {
-        var error = Assert.Throws<TankInputException>(() => ScheduleParser.Parse("const(1, 1s), const(2, 1s)", "x"));
+        var error = Assert.Throws<InputException>(() => ScheduleParser.Parse("const(1, 1s), const(2, 1s)", "x"));
         Assert.Contains("column 13", error.Message);
     }
 }

@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo;
 
 /// <summary>A position in an ammo file that can say where it is (line and byte offset) in errors.</summary>
@@ -42,6 +44,6 @@ internal sealed class AmmoCursor(byte[] data, string name)
     /// <summary>Zero-based line number of a byte offset.</summary>
     public int LineAt(int offset) => data.AsSpan(0, Math.Min(offset, data.Length)).Count((byte)'\n');
 
-    public TankInputException Error(int offset, string message) =>
+    public InputException Error(int offset, string message) =>
         new(name, $"line {LineAt(offset) + 1} (byte offset {offset})", message);
 }

@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo;
 
 /// <summary>The ammo formats we write and read (Tank's <c>ammo_type</c>).</summary>
@@ -10,7 +12,7 @@ public static class AmmoFormats
         "phantom" => AmmoFormat.Phantom,
         "uri" => AmmoFormat.Uri,
         "uripost" => AmmoFormat.UriPost,
-        _ => throw new TankInputException($"unknown ammo format '{text}' (expected phantom, uri or uripost)"),
+        _ => throw new InputException($"unknown ammo format '{text}' (expected phantom, uri or uripost)"),
     };
 
     public static string Name(this AmmoFormat format) => format switch

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using Tank.Ammo.Keys;
 using Tank.Ammo.Workloads;
+using Harness.CommandLine;
 
 namespace Tank.Ammo;
 
@@ -29,7 +30,7 @@ public static class AmmoGenerator
         if (options.Workload is { } workload)
         {
             _ = WorkloadApi.For(options); // throws for a scenario without a workload API
-            if (options.Sequential) throw new TankInputException($"--workload {workload.Name()}: --sequential is a prefill of kv-put alone; a workload picks its keys by --distribution");
+            if (options.Sequential) throw new InputException($"--workload {workload.Name()}: --sequential is a prefill of kv-put alone; a workload picks its keys by --distribution");
             KeyChooser.Create(options.KeyDistributionOr(workload.DefaultDistribution())); // checks the parameters now
             return;
         }
@@ -41,7 +42,7 @@ public static class AmmoGenerator
             Scenario.KvPut when options.Sequential => "with --sequential writes every key in order",
             _ => null,
         };
-        if (why is not null) throw new TankInputException($"--distribution {distribution.Name()}: scenario {options.Scenario.Name()} {why}");
+        if (why is not null) throw new InputException($"--distribution {distribution.Name()}: scenario {options.Scenario.Name()} {why}");
         KeyChooser.Create(options.KeyDistributionOr(KeyDistribution.Uniform)); // checks the parameters now
     }
 

@@ -1,4 +1,5 @@
 using System.Text;
+using Harness.CommandLine;
 
 namespace Tank.Ammo;
 
@@ -10,7 +11,7 @@ public static class AmmoReader
 {
     public static List<AmmoRequest> Read(string path, AmmoFormat format, string httpVersion = "1.1")
     {
-        if (!File.Exists(path)) throw new TankInputException(path, "file", "ammo file not found");
+        if (!File.Exists(path)) throw new InputException(path, "file", "ammo file not found");
         return Parse(File.ReadAllBytes(path), path, format, httpVersion);
     }
 
@@ -23,7 +24,7 @@ public static class AmmoReader
             AmmoFormat.Uri => ReadUri(cursor, httpVersion),
             _ => ReadUriPost(cursor, httpVersion),
         };
-        if (requests.Count == 0) throw new TankInputException(name, "byte offset 0", "No ammo! Cover me! (the file holds no requests)");
+        if (requests.Count == 0) throw new InputException(name, "byte offset 0", "No ammo! Cover me! (the file holds no requests)");
         return requests;
     }
 

@@ -1,4 +1,5 @@
 using System.Text;
+using Harness.CommandLine;
 
 namespace Tank.Ammo;
 
@@ -34,7 +35,7 @@ public static class AmmoWriter
         foreach (var (spec, tag) in requests)
         {
             if (spec.Method != "GET" || spec.Body.Length > 0)
-                throw new TankInputException($"uri ammo can only hold GET requests without a body, not {spec.Method} {spec.Uri}");
+                throw new InputException($"uri ammo can only hold GET requests without a body, not {spec.Method} {spec.Uri}");
             current.WriteChanges(output, spec.Headers);
             output.Write(Encoding.UTF8.GetBytes($"{spec.Uri} {tag}\n"));
         }
@@ -47,7 +48,7 @@ public static class AmmoWriter
         foreach (var (spec, tag) in requests)
         {
             if (spec.Method != "POST")
-                throw new TankInputException($"uripost ammo can only hold POST requests, not {spec.Method} {spec.Uri}");
+                throw new InputException($"uripost ammo can only hold POST requests, not {spec.Method} {spec.Uri}");
             current.WriteChanges(output, spec.Headers);
             output.Write(Encoding.UTF8.GetBytes($"{spec.Body.Length} {spec.Uri} {tag}\n"));
             output.Write(spec.Body);
@@ -63,7 +64,7 @@ public static class AmmoWriter
         {
             if (headers.Count != _written.Count)
                 foreach (var name in _written.Keys.Where(k => headers.All(h => !h.Key.Equals(k, StringComparison.OrdinalIgnoreCase))))
-                    throw new TankInputException($"uri/uripost ammo cannot drop header '{name}' once set");
+                    throw new InputException($"uri/uripost ammo cannot drop header '{name}' once set");
             foreach (var (name, value) in headers)
             {
                 if (_written.TryGetValue(name, out var old) && old == value) continue;

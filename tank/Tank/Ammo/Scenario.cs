@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo;
 
 /// <summary>The load scenarios; the name doubles as the phout tag.</summary>
@@ -10,7 +12,7 @@ public static class Scenarios
 
     public static Scenario Parse(string text) => Array.IndexOf(Names, text) is var i and >= 0
         ? (Scenario)i
-        : throw new TankInputException($"unknown scenario '{text}' (expected {string.Join(", ", Names)})");
+        : throw new InputException($"unknown scenario '{text}' (expected {string.Join(", ", Names)})");
 
     public static string Name(this Scenario scenario) => Names[(int)scenario];
 

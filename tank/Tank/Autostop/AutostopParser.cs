@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Harness.CommandLine;
 
 namespace Tank.Autostop;
 
@@ -90,6 +91,6 @@ public static partial class AutostopParser
         return long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture) * unit;
     }
 
-    private static TankInputException Error(string source, string text, string message) =>
+    private static InputException Error(string source, string text, string message) =>
         new(source, $"autostop '{text}'", message);
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Harness.CommandLine;
 
 namespace Tank.Commands;
 
@@ -18,7 +19,7 @@ public readonly record struct KeyRange(long First, long Last)
         {
             return new KeyRange(first, last);
         }
-        throw new TankInputException($"{option}: '{text}' must be A-B with 1 <= A <= B");
+        throw new InputException($"{option}: '{text}' must be A-B with 1 <= A <= B");
     }
 
     public override string ToString() => $"{First}-{Last}";

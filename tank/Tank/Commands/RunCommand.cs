@@ -6,6 +6,7 @@ using Tank.Config;
 using Tank.Cpu;
 using Tank.Runner;
 using Tank.Schedule;
+using Harness.CommandLine;
 
 namespace Tank.Commands;
 
@@ -16,28 +17,28 @@ namespace Tank.Commands;
 public sealed class RunCommand : Command
 {
     private readonly Argument<string> _config = new("load.yaml") { Description = "The Tank config to execute (phantom section, autostop)" };
-    private readonly Option<string?> _ammo = TankOption.Create<string?>("--ammo", "Ammo file instead of the config's ammofile or uris", ValueParsers.NonEmpty, "file");
-    private readonly Option<string?> _address = TankOption.Create<string?>("--address", "Target instead of phantom.address", ValueParsers.Address, "host:port");
-    private readonly Option<string?> _schedule = TankOption.Create<string?>("--schedule", "Schedule instead of the config's, e.g. \"line(1, 100, 60s)\"", ValueParsers.Schedule, "schedule");
-    private readonly Option<string> _out = TankOption.Create("--out", "Directory for phout.log, stats.log, meta.json and a copy of the config", ValueParsers.NonEmpty, "dir").WithDefault(".");
-    private readonly Option<string?> _tag = TankOption.Create<string?>("--tag", "Replaces every request's tag", ValueParsers.Text, "tag");
-    private readonly Option<string?> _storage = TankOption.Create<string?>("--storage", "The architecture, recorded in meta.json for the report", ValueParsers.Text, "name");
-    private readonly Option<string?> _scenario = TankOption.Create<string?>("--scenario", "The scenario, recorded in meta.json for the report", ValueParsers.Text, "name");
-    private readonly Option<string?> _durability = TankOption.Create<string?>("--durability", "The architecture's durability settings, recorded in meta.json", ValueParsers.Text, "text");
-    private readonly Option<long?> _instances = TankOption.Create("--instances", "Instances instead of phantom.instances (the most in flight; the workers of a closed model)",
+    private readonly Option<string?> _ammo = CliOption.Create<string?>("--ammo", "Ammo file instead of the config's ammofile or uris", ValueParsers.NonEmpty, "file");
+    private readonly Option<string?> _address = CliOption.Create<string?>("--address", "Target instead of phantom.address", ValueParsers.Address, "host:port");
+    private readonly Option<string?> _schedule = CliOption.Create<string?>("--schedule", "Schedule instead of the config's, e.g. \"line(1, 100, 60s)\"", ValueParsers.Schedule, "schedule");
+    private readonly Option<string> _out = CliOption.Create("--out", "Directory for phout.log, stats.log, meta.json and a copy of the config", ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<string?> _tag = CliOption.Create<string?>("--tag", "Replaces every request's tag", ValueParsers.Text, "tag");
+    private readonly Option<string?> _storage = CliOption.Create<string?>("--storage", "The architecture, recorded in meta.json for the report", ValueParsers.Text, "name");
+    private readonly Option<string?> _scenario = CliOption.Create<string?>("--scenario", "The scenario, recorded in meta.json for the report", ValueParsers.Text, "name");
+    private readonly Option<string?> _durability = CliOption.Create<string?>("--durability", "The architecture's durability settings, recorded in meta.json", ValueParsers.Text, "text");
+    private readonly Option<long?> _instances = CliOption.Create("--instances", "Instances instead of phantom.instances (the most in flight; the workers of a closed model)",
         ValueParsers.WholeNumber(min: 1, max: int.MaxValue).Optional(), "n");
-    private readonly Option<long?> _timeout = TankOption.Create("--timeout", "Per-request timeout instead of phantom.timeout: 500ms, 10s, 1m", ValueParsers.Duration.Optional(), "duration");
-    private readonly Option<string?> _loadType = TankOption.Create<string?>("--load-type", "rps: open model; instances: closed model (instead of the config's load_type)",
+    private readonly Option<long?> _timeout = CliOption.Create("--timeout", "Per-request timeout instead of phantom.timeout: 500ms, 10s, 1m", ValueParsers.Duration.Optional(), "duration");
+    private readonly Option<string?> _loadType = CliOption.Create<string?>("--load-type", "rps: open model; instances: closed model (instead of the config's load_type)",
         ValueParsers.Choice(["rps", "instances"], t => t), "rps|instances");
-    private readonly Option<AmmoFormat?> _ammoType = TankOption.Create("--ammo-type", "Ammo format instead of phantom.ammo_type",
+    private readonly Option<AmmoFormat?> _ammoType = CliOption.Create("--ammo-type", "Ammo format instead of phantom.ammo_type",
         ValueParsers.Choice(["phantom", "uri", "uripost"], AmmoFormats.Parse).Optional(), "phantom|uri|uripost");
-    private readonly Option<string?> _warmup = TankOption.Create<string?>("--warmup", "Runs this schedule first, in the same process, and records only a summary of it in meta.json",
+    private readonly Option<string?> _warmup = CliOption.Create<string?>("--warmup", "Runs this schedule first, in the same process, and records only a summary of it in meta.json",
         ValueParsers.Schedule, "schedule");
-    private readonly Option<CpuTarget[]> _cpu = TankOption.Many("--cpu", "Accounts this process tree's CPU over the measured part (repeatable; tank always accounts itself)",
+    private readonly Option<CpuTarget[]> _cpu = CliOption.Many("--cpu", "Accounts this process tree's CPU over the measured part (repeatable; tank always accounts itself)",
         (_, text) => CpuTarget.Parse(text), "name=pid");
-    private readonly Option<long?> _nodes = TankOption.Create("--nodes", "The target is node 0 of a sharded cluster of N service nodes, recorded in meta.json; the report labels the run \"<storage> ×N\"",
+    private readonly Option<long?> _nodes = CliOption.Create("--nodes", "The target is node 0 of a sharded cluster of N service nodes, recorded in meta.json; the report labels the run \"<storage> ×N\"",
         ValueParsers.WholeNumber(min: 1, max: 99).Optional(), "n");
-    private readonly Option<bool> _quiet = TankOption.Flag("--quiet", "No progress line each second");
+    private readonly Option<bool> _quiet = CliOption.Flag("--quiet", "No progress line each second");
 
     public RunCommand() : base("run", "Executes a Tank config; exits 0, Tank's autostop code (21 time/quantile/limit, 22 http, 23 net), 2 on bad input, 130 when interrupted")
     {

@@ -4,7 +4,7 @@ using Tank.Config;
 namespace Tank.Commands;
 
 /// <summary>The files <c>tank run</c> reads besides the config (its ammo) and the copy of the config it leaves with the results.</summary>
-internal static class RunInputs
+public static class RunInputs
 {
     public static List<AmmoRequest> LoadAmmo(LoadConfig config)
     {

@@ -1,7 +1,7 @@
 using Tank.Config;
-using Tank.Report;
 using Tank.Runner;
 using Tank.Schedule;
+using Tank.Ammo;
 
 namespace Tank.Commands;
 

@@ -1,3 +1,5 @@
+using Tank.Ammo;
+
 namespace Tank.Commands;
 
 /// <summary>What <c>tank run</c> takes from the command line on top of load.yaml (and records in meta.json).</summary>

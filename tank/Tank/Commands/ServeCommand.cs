@@ -1,12 +1,13 @@
 using System.CommandLine;
 using Tank.SelfTest;
+using Harness.CommandLine;
 
 namespace Tank.Commands;
 
 /// <summary><c>tank serve</c>: runs the trivial responder until Ctrl+C, for measuring the runner.</summary>
 public sealed class ServeCommand : Command
 {
-    private readonly Option<long> _port = TankOption.Create("--port", "The loopback port to listen on (0: any free one)",
+    private readonly Option<long> _port = CliOption.Create("--port", "The loopback port to listen on (0: any free one)",
         ValueParsers.WholeNumber(min: 0, max: 65_535), "port").WithDefault(8099);
 
     public ServeCommand() : base("serve", "A trivial keep-alive HTTP responder on 127.0.0.1, for measuring the runner; Ctrl+C stops it")

@@ -2,6 +2,7 @@ using System.Globalization;
 using Tank.Config;
 using Tank.Runner;
 using Tank.Schedule;
+using Harness.CommandLine;
 
 namespace Tank.Commands;
 
@@ -72,7 +73,7 @@ public static class ValueParsers
     public static ValueParser<KeyValuePair<string, string>> NamedText { get; } = (option, text) =>
         text.Split('=', 2) is [{ Length: > 0 } name, var value]
             ? KeyValuePair.Create(name, value)
-            : throw new TankInputException($"{option} takes name=text, got '{text}'");
+            : throw new InputException($"{option} takes name=text, got '{text}'");
 
     /// <summary>One of <paramref name="names"/>, mapped to its value by <paramref name="map"/>.</summary>
     public static ValueParser<T> Choice<T>(IReadOnlyList<string> names, Func<string, T> map) => (option, text) =>
@@ -90,8 +91,8 @@ public static class ValueParsers
     private static T Prefixed<T>(string option, Func<T> parse)
     {
         try { return parse(); }
-        catch (TankInputException e) { throw new TankInputException($"{option}: {e.Message}"); }
+        catch (InputException e) { throw new InputException($"{option}: {e.Message}"); }
     }
 
-    private static TankInputException Bad(string option, string text, string why) => new($"{option}: '{text}' {why}");
+    private static InputException Bad(string option, string text, string why) => new($"{option}: '{text}' {why}");
 }

@@ -4,6 +4,7 @@ using Tank.Autostop;
 using Tank.Schedule;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
+using Harness.CommandLine;
 
 namespace Tank.Config;
 
@@ -18,7 +19,7 @@ public static partial class LoadConfigReader
 
     public static LoadConfig Read(string path)
     {
-        if (!File.Exists(path)) throw new TankInputException(path, "file", "config not found");
+        if (!File.Exists(path)) throw new InputException(path, "file", "config not found");
         var stream = new YamlStream();
         try
         {
@@ -27,9 +28,9 @@ public static partial class LoadConfigReader
         }
         catch (YamlException e)
         {
-            throw new TankInputException(path, $"line {e.Start.Line}, column {e.Start.Column}", $"not valid YAML: {e.Message}");
+            throw new InputException(path, $"line {e.Start.Line}, column {e.Start.Column}", $"not valid YAML: {e.Message}");
         }
-        if (stream.Documents.Count == 0) throw new TankInputException(path, "line 1", "the config is empty");
+        if (stream.Documents.Count == 0) throw new InputException(path, "line 1", "the config is empty");
         var types = new YamlTypes(path);
         var root = types.Mapping(stream.Documents[0].RootNode, "load.yaml");
 
@@ -44,7 +45,7 @@ public static partial class LoadConfigReader
             if (key == "phantom") phantom = section;
             if (key == "autostop") autostop = ReadAutostop(section, types);
         }
-        if (phantom is null) throw new TankInputException(path, "line 1", "no 'phantom' section: the runner executes phantom configs");
+        if (phantom is null) throw new InputException(path, "line 1", "no 'phantom' section: the runner executes phantom configs");
         return ReadPhantom(path, phantom, types) with { Autostop = autostop };
     }
 
@@ -134,7 +135,7 @@ public static partial class LoadConfigReader
     private static AmmoFormat ParseAmmoType(string text, YamlNode node, YamlTypes types)
     {
         try { return AmmoFormats.Parse(text); }
-        catch (TankInputException e) { throw types.Error(node, e.Message); }
+        catch (InputException e) { throw types.Error(node, e.Message); }
     }
 
     private static long Positive(Dictionary<string, YamlNode> values, string key, long fallback, YamlTypes types)
@@ -151,7 +152,7 @@ public static partial class LoadConfigReader
         if (!match.Success || long.Parse(match.Groups[1].Value) == 0)
         {
             var message = $"timeout '{text}' must be a whole number above zero with ms, s, m or h";
-            throw node is not null && types is not null ? types.Error(node, message) : new TankInputException(message);
+            throw node is not null && types is not null ? types.Error(node, message) : new InputException(message);
         }
         var unit = match.Groups[2].Value switch { "s" => 1_000L, "m" => 60_000L, "h" => 3_600_000L, _ => 1L };
         return long.Parse(match.Groups[1].Value) * unit;

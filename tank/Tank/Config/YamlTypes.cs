@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
 using YamlDotNet.Core;
 using YamlDotNet.RepresentationModel;
+using Harness.CommandLine;
 
 namespace Tank.Config;
 
@@ -24,7 +25,7 @@ internal sealed partial class YamlTypes(string file)
 
     public string Where(YamlNode node) => $"line {node.Start.Line}, column {node.Start.Column}";
 
-    public TankInputException Error(YamlNode node, string message) => new(file, Where(node), message);
+    public InputException Error(YamlNode node, string message) => new(file, Where(node), message);
 
     public string Source(YamlNode node) => $"{file}:{node.Start.Line}";
 

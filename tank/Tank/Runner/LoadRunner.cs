@@ -2,6 +2,8 @@ using System.Net;
 using System.Net.Sockets;
 using Tank.Cpu;
 using Tank.Stats;
+using Harness.CommandLine;
+using Harness.Timing;
 
 namespace Tank.Runner;
 
@@ -134,7 +136,7 @@ public sealed class LoadRunner(RunOptions options)
         }
         catch (SocketException e)
         {
-            throw new TankInputException($"address '{address}': cannot resolve host '{host}': {e.Message}");
+            throw new InputException($"address '{address}': cannot resolve host '{host}': {e.Message}");
         }
     }
 
@@ -146,14 +148,14 @@ public sealed class LoadRunner(RunOptions options)
         if (address.StartsWith('['))
         {
             var close = address.IndexOf(']');
-            if (close < 0) throw new TankInputException($"address '{address}': missing ']'");
+            if (close < 0) throw new InputException($"address '{address}': missing ']'");
             host = address[1..close];
             if (close + 1 < address.Length) portText = address[(close + 2)..];
         }
         else if (address.Count(c => c == ':') == 1) (host, portText) = (address[..address.IndexOf(':')], address[(address.IndexOf(':') + 1)..]);
         else host = address;
         if (!int.TryParse(portText, out var port) || port is <= 0 or > 65535)
-            throw new TankInputException($"address '{address}': '{portText}' is not a port");
+            throw new InputException($"address '{address}': '{portText}' is not a port");
         return (host, port);
     }
 }

@@ -1,7 +1,8 @@
 using System.Text.Json;
 using Tank.Cpu;
+using Tank.Ammo;
 
-namespace Tank.Report;
+namespace Tank.Runner;
 
 /// <summary>
 /// meta.json next to each phout.log: what was run, against what, and how the runner itself did.

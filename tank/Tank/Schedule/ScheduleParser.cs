@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Harness.CommandLine;
 
 namespace Tank.Schedule;
 
@@ -102,6 +103,6 @@ public static partial class ScheduleParser
 
     private static string Excerpt(string text, int pos) => text.Substring(pos, Math.Min(20, text.Length - pos));
 
-    private static TankInputException Error(string source, int pos, string message) =>
+    private static InputException Error(string source, int pos, string message) =>
         new(source, $"column {pos + 1}", message);
 }

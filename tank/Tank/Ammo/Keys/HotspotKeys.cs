@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo.Keys;
 
 /// <summary>
@@ -11,8 +13,8 @@ public sealed class HotspotKeys : KeyChooser
 
     public HotspotKeys(double fraction, double ops)
     {
-        if (!(fraction > 0 && fraction <= 1)) throw new TankInputException($"--hotspot-fraction: {fraction} must lie in (0, 1]");
-        if (!(ops >= 0 && ops <= 1)) throw new TankInputException($"--hotspot-ops: {ops} must lie in [0, 1]");
+        if (!(fraction > 0 && fraction <= 1)) throw new InputException($"--hotspot-fraction: {fraction} must lie in (0, 1]");
+        if (!(ops >= 0 && ops <= 1)) throw new InputException($"--hotspot-ops: {ops} must lie in [0, 1]");
         _fraction = fraction;
         _ops = ops;
     }

@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo.Keys;
 
 /// <summary>How a keyed scenario picks its keys (author ids, item ids, kv keys), as YCSB's <c>requestdistribution</c>.</summary>
@@ -9,7 +11,7 @@ public static class KeyDistributions
 
     public static KeyDistribution Parse(string text) => Array.IndexOf(Names, text) is var i and >= 0
         ? (KeyDistribution)i
-        : throw new TankInputException($"unknown distribution '{text}' (expected {string.Join(", ", Names)})");
+        : throw new InputException($"unknown distribution '{text}' (expected {string.Join(", ", Names)})");
 
     public static string Name(this KeyDistribution distribution) => Names[(int)distribution];
 }

@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo.Keys;
 
 /// <summary>
@@ -22,7 +24,7 @@ public sealed class ZipfianRanks
 
     public ZipfianRanks(double theta)
     {
-        if (!(theta > 0 && theta < 1)) throw new TankInputException($"--zipf-theta: {theta} must lie strictly between 0 and 1");
+        if (!(theta > 0 && theta < 1)) throw new InputException($"--zipf-theta: {theta} must lie strictly between 0 and 1");
         _theta = theta;
         _alpha = 1 / (1 - theta);
         _zeta2 = 1 + Math.Pow(0.5, theta);

@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo.Workloads;
 
 /// <summary>YCSB's core workloads (E, the scans, has no counterpart in these APIs).</summary>
@@ -9,7 +11,7 @@ public static class YcsbWorkloads
 
     public static Workload Parse(string text) => Array.IndexOf(Names, text) is var i and >= 0
         ? (Workload)i
-        : throw new TankInputException($"unknown workload '{text}' (expected {string.Join(", ", Names)})");
+        : throw new InputException($"unknown workload '{text}' (expected {string.Join(", ", Names)})");
 
     public static string Name(this Workload workload) => Names[(int)workload];
 

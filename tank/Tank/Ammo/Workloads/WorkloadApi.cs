@@ -1,3 +1,5 @@
+using Harness.CommandLine;
+
 namespace Tank.Ammo.Workloads;
 
 /// <summary>
@@ -20,6 +22,6 @@ public abstract class WorkloadApi
     {
         Scenario.AuthorRead or Scenario.AuthorWrite or Scenario.AuthorMixed => new AuthorWorkloadApi(options),
         Scenario.KvGet or Scenario.KvPut => new KvWorkloadApi(options),
-        _ => throw new TankInputException($"--workload: scenario {options.Scenario.Name()} has no workload; the workloads run on the Author API (author-*) and the key-value API (kv-*)"),
+        _ => throw new InputException($"--workload: scenario {options.Scenario.Name()} has no workload; the workloads run on the Author API (author-*) and the key-value API (kv-*)"),
     };
 }
