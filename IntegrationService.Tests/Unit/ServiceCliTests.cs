@@ -89,6 +89,7 @@ public sealed class ServiceCliTests
     [Theory]
     [InlineData("seed")]
     [InlineData("fill-queue")]
+    [InlineData("catalogue")]
     public void HelpExitsZeroAndListsEveryOption(string name)
     {
         var (code, output, error) = Run(name, "--help");
