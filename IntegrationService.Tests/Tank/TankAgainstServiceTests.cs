@@ -42,7 +42,7 @@ public sealed class TankAgainstServiceTests(ServiceFixture service) : IClassFixt
             Assert.Equal(expectedStatus.ToString(), fields[11]);
         }
 
-        Assert.Equal(0, Tank("report", runDir));
+        Assert.Equal(0, global::Lab.Commands.LabCli.Run(["report", runDir]));
         Assert.Contains(storage, File.ReadAllText(Path.Combine(runDir, "report.md")));
         Assert.True(File.Exists(Path.Combine(runDir, "report.html")));
         using var summary = JsonDocument.Parse(File.ReadAllText(Path.Combine(runDir, "summary.json")));

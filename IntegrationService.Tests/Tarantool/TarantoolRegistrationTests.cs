@@ -48,7 +48,9 @@ public sealed class TarantoolRegistrationTests
     private static ServiceProvider Build(Dictionary<string, string?> settings)
     {
         var services = new ServiceCollection();
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
+        // The endpoints of this checkout's servers (infra/config/ports.txt), as the service gets them, then the test's own.
+        var endpoints = PortTableConfiguration.Settings(PortTable.OfThisCheckout() ?? throw new InvalidOperationException("infra/config/ports.txt not found"));
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(endpoints).AddInMemoryCollection(settings).Build());
         services.AddLogging();
         services.AddTarantool();
         // The architectures are composed in one place from every technology's stores.
