@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Diagnostics;
 using Crash.Control;
 
@@ -79,6 +80,6 @@ public sealed class ServerFaultTests : IDisposable
         var fault = Fault() with { Targets = ["missing"] };
         File.WriteAllText(Path.Combine(_dir, "services"), "#!/bin/sh\necho 'error: missing is not running' >&2; exit 1\n");
         var e = Assert.Throws<InvalidOperationException>(() => ServerFaults.KillAndRestart(fault));
-        Assert.Contains("pid missing exited with 1", e.Message);
+        Assert.Contains("pid missing' exited 1: error: missing is not running", e.Message);
     }
 }

@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Diagnostics;
 using System.Text;
 using Crash.Control;
@@ -28,7 +29,7 @@ internal sealed class ClusterNode(int index, string url, int pid)
         Signals.Send(Pid, Signals.Kill);
         Thread.Sleep(TimeSpan.FromSeconds(downSeconds));
         StopRestarted();
-        _restarted = ChildProcess.Start(launch.Program, launch.Arguments, launch.Log, launch.Directory, launch.Environment);
+        _restarted = ProcessRunner.StartLogged(launch.Program, launch.Arguments, launch.Log, launch.Directory, launch.Environment);
         _atExit = ExitCleanup.Register(StopRestarted);
         Pid = _restarted.Id;
         if (WaitUntilServing()) return 0;

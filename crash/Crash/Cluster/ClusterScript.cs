@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Globalization;
 using Crash.Control;
 
@@ -13,7 +14,7 @@ internal sealed class ClusterScript(string script)
     public IDisposable Up(int nodes, string storage, int port)
     {
         var atExit = ExitCleanup.Register(Down);
-        if (ChildProcess.RunToStderr(script, "up", "--nodes", N(nodes), "--storage", storage, "--port", N(port)) != 0)
+        if (ProcessRunner.ToStderr(script, ["up", "--nodes", N(nodes), "--storage", storage, "--port", N(port)]) != 0)
         {
             Down();
             atExit.Dispose();
@@ -24,12 +25,12 @@ internal sealed class ClusterScript(string script)
 
     /// <summary>Each node's pid by index, from <c>script/cluster pids</c> (<c>node0=PID</c>, …; its stores' lines are left out).</summary>
     public IReadOnlyDictionary<int, int> NodePids() =>
-        ChildProcess.Output(script, "pids").Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+        ProcessRunner.Checked(script, ["pids"], CancellationToken.None).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(line => line.Split('=', 2))
             .Where(p => p.Length == 2 && p[0].StartsWith("node", StringComparison.Ordinal) && int.TryParse(p[0][4..], NumberStyles.None, CultureInfo.InvariantCulture, out _))
             .ToDictionary(p => int.Parse(p[0][4..], CultureInfo.InvariantCulture), p => int.Parse(p[1], CultureInfo.InvariantCulture));
 
-    public void Down() => ChildProcess.RunToStderr(script, "down");
+    public void Down() => ProcessRunner.ToStderr(script, ["down"]);
 
     private static string N(int value) => value.ToString(CultureInfo.InvariantCulture);
 

@@ -1,3 +1,4 @@
+using Harness.Processes;
 namespace Crash.Control;
 
 /// <summary>
@@ -24,11 +25,11 @@ internal sealed class PowerLossLayer : IDisposable
     public static PowerLossLayer? Put(string services, IReadOnlyList<string> servers)
     {
         if (servers.Count == 0) return null;
-        var wereUp = servers.Where(s => ChildProcess.RunToStderr(services, "status", s) == 0).ToList();
+        var wereUp = servers.Where(s => ProcessRunner.ToStderr(services, ["status", s]) == 0).ToList();
         Console.Error.WriteLine($"==> starting {string.Join(' ', servers)} on the power-loss layer (ordered)");
         var layer = new PowerLossLayer(services, servers, wereUp);
-        if (ChildProcess.RunToStderr(services, ["down", .. servers]) != 0
-            || ChildProcess.RunToStderr("env", ["POWERLOSS_MODE=ordered", services, "up", .. servers]) != 0)
+        if (ProcessRunner.ToStderr(services, ["down", .. servers]) != 0
+            || ProcessRunner.ToStderr("env", ["POWERLOSS_MODE=ordered", services, "up", .. servers]) != 0)
         {
             layer.Dispose();
             throw new InvalidOperationException($"{string.Join(' ', servers)} did not start on the power-loss layer");
@@ -46,7 +47,7 @@ internal sealed class PowerLossLayer : IDisposable
     {
         if (Interlocked.Exchange(ref _removed, 1) == 1) return;
         Console.Error.WriteLine($"==> taking {string.Join(' ', _servers)} off the power-loss layer");
-        ChildProcess.RunToStderr(_services, ["down", .. _servers]);
-        if (_wereUp.Count > 0) ChildProcess.RunToStderr(_services, ["up", .. _wereUp]);
+        ProcessRunner.ToStderr(_services, ["down", .. _servers]);
+        if (_wereUp.Count > 0) ProcessRunner.ToStderr(_services, ["up", .. _wereUp]);
     }
 }

@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Globalization;
 
 namespace Crash.Control;
@@ -10,7 +11,7 @@ internal sealed class ServerControl(string servicesScript)
 {
     /// <summary>A server's main processes (the Redis Cluster's three masters); throws if it is not running.</summary>
     public IReadOnlyList<int> Pids(string server) =>
-        ChildProcess.Output(servicesScript, "pid", server)
+        ProcessRunner.Checked(servicesScript, ["pid", server], CancellationToken.None)
             .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(p => int.Parse(p, NumberStyles.None, CultureInfo.InvariantCulture)).ToList();
 
@@ -22,8 +23,8 @@ internal sealed class ServerControl(string servicesScript)
     }
 
     /// <summary><c>script/services up SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
-    public bool Up(IReadOnlyList<string> servers, FaultLog log) => ChildProcess.Run(servicesScript, ["up", .. servers], log.Path) == 0;
+    public bool Up(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["up", .. servers], log.Path) == 0;
 
     /// <summary><c>script/services powercut SERVER…</c>: every process killed, what was not fsynced dropped, started again.</summary>
-    public bool Powercut(IReadOnlyList<string> servers, FaultLog log) => ChildProcess.Run(servicesScript, ["powercut", .. servers], log.Path) == 0;
+    public bool Powercut(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["powercut", .. servers], log.Path) == 0;
 }

@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Globalization;
 
 namespace Crash.Control;

@@ -1,3 +1,4 @@
+using Harness.Processes;
 using System.Globalization;
 
 namespace Crash.Control;
@@ -48,6 +49,6 @@ internal sealed class StoppedProcesses : IDisposable
     {
         var list = string.Join(' ', pids.Select(p => p.ToString(CultureInfo.InvariantCulture)));
         var script = string.Create(CultureInfo.InvariantCulture, $"sleep {seconds:0.###}; kill -CONT {list} 2>/dev/null; exit 0");
-        using var watchdog = ChildProcess.Start("setsid", ["/bin/sh", "-c", script], "/dev/null");
+        using var watchdog = ProcessRunner.StartLogged("setsid", ["/bin/sh", "-c", script], "/dev/null");
     }
 }

@@ -1,3 +1,4 @@
+using Harness.Catalogue;
 using Lab.Cluster;
 using Tank.Commands;
 using Lab.Tests.Bench;
@@ -66,7 +67,7 @@ public sealed class ClusterCommandTests
     }
 
     [Fact]
-    public void WithoutStorageTheClusterRunsTheKeyValueDefault() => Assert.Equal("postgres", ClusterCatalogue.KvDefault(CatalogueFixture.Json));
+    public void WithoutStorageTheClusterRunsTheKeyValueDefault() => Assert.Equal("postgres", ClusterCatalogue.KvDefault(StorageCatalogue.Parse(CatalogueFixture.Json)));
 
     [Theory]
     [InlineData("postgres", "postgres")]
@@ -75,7 +76,7 @@ public sealed class ClusterCommandTests
     [InlineData("redis-cluster", null)] // shards itself: not shardable in the catalogue's sense
     [InlineData("no-such", null)]
     public void EachNodesStoreIsTheCataloguesFirstServerOfAShardableArchitecture(string storage, string? server) =>
-        Assert.Equal(server, ClusterCatalogue.StoreServer(CatalogueFixture.Json, storage));
+        Assert.Equal(server, ClusterCatalogue.StoreServer(StorageCatalogue.Parse(CatalogueFixture.Json), storage));
 
     [Fact]
     public void WithNoClusterUpDownSucceedsAndStatusFails()

@@ -1,3 +1,5 @@
+using Harness;
+using Harness.Processes;
 using System.Globalization;
 
 namespace Lab.Cluster;
@@ -9,9 +11,9 @@ public sealed class ClusterNodes(ClusterSettings settings, int port) : IDisposab
 
     public string Url(int node) => string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{port + node}");
 
-    public int? Pid(int node) => Children.PidIn(settings.PidFile(node));
+    public int? Pid(int node) => ProcessRunner.PidIn(settings.PidFile(node));
 
-    public bool Alive(int node) => Children.Is(Pid(node), "IntegrationService");
+    public bool Alive(int node) => Signals.IsRunning(Pid(node), "IntegrationService");
 
     /// <summary>The node's GET /v0/status answer, or null when it does not answer.</summary>
     public string? Status(int node)
@@ -28,7 +30,7 @@ public sealed class ClusterNodes(ClusterSettings settings, int port) : IDisposab
     }
 
     public void Start(int node, IEnumerable<string> arguments) =>
-        Children.StartDetached(settings.PidFile(node), settings.LogFile(node), ["dotnet", settings.ServiceDll, "--urls", Url(node), .. arguments]);
+        ProcessRunner.StartDetached(settings.PidFile(node), settings.LogFile(node), ["dotnet", settings.ServiceDll, "--urls", Url(node), .. arguments]);
 
     /// <summary>Waits up to a minute for the node to answer; false when it does not or its process is gone.</summary>
     public bool WaitUntilAnswering(int node)
@@ -47,10 +49,10 @@ public sealed class ClusterNodes(ClusterSettings settings, int port) : IDisposab
     {
         if (Alive(node) && Pid(node) is { } pid)
         {
-            Children.Log($"node {node}: stopping (pid {pid})");
-            Children.Signal(pid, Children.SigTerm);
+            ToolLog.Write($"node {node}: stopping (pid {pid})");
+            Signals.Send(pid, Signals.Term);
             for (var i = 0; i < 100 && Alive(node); i++) Thread.Sleep(100);
-            if (Alive(node)) Children.Signal(pid, Children.SigKill);
+            if (Alive(node)) Signals.Send(pid, Signals.Kill);
         }
         File.Delete(settings.PidFile(node));
     }

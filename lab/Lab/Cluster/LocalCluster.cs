@@ -1,3 +1,7 @@
+using System.Net.Sockets;
+using Harness.Processes;
+using Harness.Catalogue;
+using Harness;
 using System.Globalization;
 
 namespace Lab.Cluster;
@@ -12,17 +16,18 @@ public sealed class LocalCluster(ClusterSettings settings)
     {
         if (File.Exists(settings.StateFile))
             throw new ClusterException($"a cluster is already up ({ClusterState.Describe(File.ReadAllText(settings.StateFile))}): script/cluster down first");
-        Children.Log("building the service (Release)");
-        if (Children.Output("dotnet", ["build", Path.Combine(settings.Root, "IntegrationService"), "-c", "Release", "--nologo", "--verbosity", "quiet"]) is null)
+        ToolLog.Write("building the service (Release)");
+        if (ProcessRunner.Run("dotnet", ["build", Path.Combine(settings.Root, "IntegrationService"), "-c", "Release", "--nologo", "--verbosity", "quiet"],
+                CancellationToken.None).ExitCode != 0)
             throw new ClusterException("the service does not build: dotnet build IntegrationService -c Release says why");
-        var json = Children.Output("dotnet", [settings.ServiceDll, "catalogue", "--json"]) ?? throw new ClusterException("IntegrationService catalogue --json failed");
-        storage ??= ClusterCatalogue.KvDefault(json);
-        var server = ClusterCatalogue.StoreServer(json, storage);
+        var catalogue = StorageCatalogue.FromService(settings.ServiceDll, CancellationToken.None);
+        storage ??= ClusterCatalogue.KvDefault(catalogue);
+        var server = ClusterCatalogue.StoreServer(catalogue, storage);
         if (server is null || !NodeStore.Servers.Contains(server))
             throw new ClusterException($"--storage: '{storage}' is not an architecture the catalogue calls shardable (see IntegrationService catalogue)");
         using var cluster = new ClusterNodes(settings, port);
         for (var i = 0; i < nodes; i++)
-            if (Children.PortOpen(port + i)) throw new ClusterException($"port {port + i} is taken: stop what listens there or choose --port");
+            if (PortOpen(port + i)) throw new ClusterException($"port {port + i} is taken: stop what listens there or choose --port");
         Directory.CreateDirectory(settings.ClusterDir);
         var state = new ClusterState(nodes, storage, server, port);
         File.WriteAllText(settings.StateFile, state.Format());
@@ -33,20 +38,20 @@ public sealed class LocalCluster(ClusterSettings settings)
         var all = string.Join(',', Enumerable.Range(0, nodes).Select(cluster.Url));
         for (var i = 0; i < nodes; i++)
         {
-            Children.Log($"node {i}: {cluster.Url(i)} (storage {storage})");
+            ToolLog.Write($"node {i}: {cluster.Url(i)} (storage {storage})");
             cluster.Start(i, ["--Logging:LogLevel:Default=Warning", $"--Kv:Default={storage}", $"--Cluster:Nodes={all}", $"--Cluster:Self={cluster.Url(i)}",
                 NodeStore.ServiceArgument(server, i, settings)]);
         }
         for (var i = 0; i < nodes; i++)
             if (!cluster.WaitUntilAnswering(i)) throw new ClusterException($"node {i} did not answer on {cluster.Url(i)}: see {settings.LogFile(i)}");
-        Children.Log($"cluster up: {nodes} nodes, storage {storage}: {all.Replace(',', ' ')}");
+        ToolLog.Write($"cluster up: {nodes} nodes, storage {storage}: {all.Replace(',', ' ')}");
     }
 
     public void Down()
     {
         if (ClusterState.Read(settings.StateFile) is not { } state)
         {
-            Children.Log("no cluster is up");
+            ToolLog.Write("no cluster is up");
             return;
         }
         using var cluster = new ClusterNodes(settings, state.Port);
@@ -56,7 +61,7 @@ public sealed class LocalCluster(ClusterSettings settings)
             Services("down", state.Server, i);
         }
         File.Delete(settings.StateFile);
-        Children.Log("cluster down");
+        ToolLog.Write("cluster down");
     }
 
     /// <summary>Each node's /v0/status; 1 when no cluster is up or a node does not answer.</summary>
@@ -88,7 +93,8 @@ public sealed class LocalCluster(ClusterSettings settings)
         {
             if (cluster.Alive(i)) output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"node{i}={cluster.Pid(i)}"));
             if (NodeStore.ServicesEnvironment(state.Server, i, settings) is not { } environment) continue;
-            var pids = Children.Output(settings.Services, ["pid", state.Server], environment) ?? "";
+            var result = ProcessRunner.Run(settings.Services, ["pid", state.Server], CancellationToken.None, environment: environment);
+            var pids = result.ExitCode == 0 ? result.Output : "";
             foreach (var pid in pids.Split('\n', StringSplitOptions.RemoveEmptyEntries)) output.WriteLine($"{state.Server}-node{i}={pid}");
         }
     }
@@ -96,22 +102,44 @@ public sealed class LocalCluster(ClusterSettings settings)
     // Node i's own instance of its server, through script/services with the node's data directory and port.
     private void Services(string command, string server, int node)
     {
-        if (NodeStore.ServicesEnvironment(server, node, settings) is { } environment) Children.Run(settings.Services, [command, server], environment);
+        if (NodeStore.ServicesEnvironment(server, node, settings) is { } environment) Run(settings.Services, [command, server], environment);
     }
 
     private void CreateDatabases(int nodes)
     {
         if (settings.PgBin.Length == 0) throw new ClusterException("PostgreSQL is not installed: run script/bootstrap");
-        Children.Run(settings.Services, ["up", "postgres"]);
+        Run(settings.Services, ["up", "postgres"]);
         var port = settings.PgPort.ToString(CultureInfo.InvariantCulture);
         for (var i = 0; i < nodes; i++)
         {
             var database = NodeStore.Database(i);
-            var exists = Children.Output(Path.Combine(settings.PgBin, "psql"),
-                ["-h", "127.0.0.1", "-p", port, "-U", "integration", "-d", "postgres", "-tAc", $"select 1 from pg_database where datname = '{database}'"]);
-            if (exists?.Trim() == "1") continue;
-            Children.Log($"postgres: creating the database {database}");
-            Children.Run(Path.Combine(settings.PgBin, "createdb"), ["-h", "127.0.0.1", "-p", port, "-U", "integration", database]);
+            var exists = ProcessRunner.Run(Path.Combine(settings.PgBin, "psql"),
+                ["-h", "127.0.0.1", "-p", port, "-U", "integration", "-d", "postgres", "-tAc", $"select 1 from pg_database where datname = '{database}'"],
+                CancellationToken.None);
+            if (exists.ExitCode == 0 && exists.Output.Trim() == "1") continue;
+            ToolLog.Write($"postgres: creating the database {database}");
+            Run(Path.Combine(settings.PgBin, "createdb"), ["-h", "127.0.0.1", "-p", port, "-U", "integration", database]);
+        }
+    }
+
+    // A program whose output is the user's to read (on stderr); fails unless it exits 0.
+    private static void Run(string file, IReadOnlyList<string> args, IReadOnlyDictionary<string, string>? environment = null)
+    {
+        if (ProcessRunner.ToStderr(file, args, environment) is var exit and not 0)
+            throw new ClusterException($"{file} {string.Join(' ', args)} exited {exit}");
+    }
+
+    // Something accepts connections on the loopback port.
+    private static bool PortOpen(int port)
+    {
+        using var client = new TcpClient();
+        try
+        {
+            return client.ConnectAsync("127.0.0.1", port).Wait(TimeSpan.FromSeconds(2));
+        }
+        catch (AggregateException)
+        {
+            return false;
         }
     }
 }

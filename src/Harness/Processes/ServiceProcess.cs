@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 
 namespace Harness.Processes;
 
@@ -11,7 +10,6 @@ namespace Harness.Processes;
 /// </summary>
 public sealed class ServiceProcess : IDisposable
 {
-    private const int SigTerm = 15;
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
     private readonly Process _process;
     private readonly StreamWriter _log;
@@ -19,9 +17,6 @@ public sealed class ServiceProcess : IDisposable
     private readonly string _logFile;
     private readonly TimeSpan _stopTimeout;
     private bool _stopped;
-
-    [DllImport("libc", EntryPoint = "kill")]
-    private static extern int Kill(int pid, int signal);
 
     private ServiceProcess(Process process, StreamWriter log, string baseUrl, string logFile, TimeSpan stopTimeout)
     {
@@ -100,7 +95,7 @@ public sealed class ServiceProcess : IDisposable
         _stopped = true;
         if (!_process.HasExited)
         {
-            Kill(_process.Id, SigTerm);
+            Signals.Send(_process.Id, Signals.Term);
             if (!_process.WaitForExit(_stopTimeout)) _process.Kill(entireProcessTree: true);
         }
         _process.WaitForExit();

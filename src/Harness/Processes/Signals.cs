@@ -1,14 +1,14 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
-using Lab.Cluster;
 
-namespace Crash.Control;
+namespace Harness.Processes;
 
 /// <summary>
-/// Signals to any process by id: the faults stop, continue and kill servers crash did not start,
+/// Signals to any process by id (the one kill(2) of the tools): the crash tester stops, continues and
+/// kills servers it did not start, the lab stops its cluster nodes and the service it started,
 /// and .NET's <see cref="System.Diagnostics.Process.Kill()"/> sends SIGKILL only.
 /// </summary>
-internal static partial class Signals
+public static class Signals
 {
     // Linux's numbers (x86-64 and arm64 alike).
     public const int Kill = 9;
@@ -24,6 +24,19 @@ internal static partial class Signals
 
     /// <summary>The process exists (signal 0 checks without sending anything).</summary>
     public static bool Alive(int pid) => SysKill(pid, 0) == 0;
+
+    /// <summary>The process exists and its command line contains <paramref name="word"/> (a recycled pid does not count).</summary>
+    public static bool IsRunning(int? pid, string word)
+    {
+        try
+        {
+            return pid is { } p && File.ReadAllText($"/proc/{p}/cmdline").Replace('\0', ' ').Contains(word, StringComparison.Ordinal);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
 
     /// <summary>The state letter of /proc/PID/stat (R, S, T for stopped, Z…), or null when the process is gone.</summary>
     public static char? State(int pid) => Stat(pid) is { } fields ? fields[0][0] : null;
