@@ -11,7 +11,7 @@ public sealed class CapacityReportTests
     // Each repetition's confirmed rate, as lab bench writes them.
     private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
         [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
-        [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
+        [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15, 0.8);
 
     [Fact]
     public void WithoutCapacityJsonTheSummaryIsAsBefore()

@@ -1,4 +1,3 @@
-using Lab.Commands;
 using System.Globalization;
 using System.Text.Json;
 using Tank.Commands;
@@ -18,12 +17,8 @@ public static class BenchReport
     public static void Write(BenchContext context, string stamp)
     {
         ToolLog.Write("writing the report");
-        var args = new List<string> { "env", context.RunDir };
-        foreach (var (name, version) in ServerVersions.Detect(context.Cancel)) args.AddRange(["--server", $"{name}={version}"]);
-        foreach (var entry in context.Catalogue) args.AddRange(["--durability", $"{entry.Name}={entry.Durability.Text}"]);
-        args.AddRange(["--note", Note(context.Profile, context.Options), "--command", Command(context.Options)]);
-        var exit = LabCli.Run(args, Console.Out, Console.Error);
-        if (exit != 0) throw new InvalidOperationException($"lab env exited {exit}");
+        EnvironmentFile.Write(context.RunDir, ServerVersions.Detect(context.Cancel).ToDictionary(),
+            context.Catalogue.ToDictionary(a => a.Name, a => a.Durability.Text), Note(context.Profile, context.Options), Command(context.Options));
         var runs = ReportBuilder.Build(context.RunDir, context.Options.SloMs);
         ToolLog.Write($"the report of {runs.Count} runs is written");
 

@@ -67,7 +67,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             // later one down with it (seen: 28 759, then 23 007, then 18 405 on tarantool-memtx).
             (hint, best) = NextStart(hint, best, search.ConfirmedRps);
         }
-        CapacityFile.Of(repeats, holds, profile.ConfirmSeconds).Write(outDir);
+        CapacityFile.Of(repeats, holds, profile.ConfirmSeconds, SearchPlan.BenchHeadroom).Write(outDir);
         ToolLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
             string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
     }
@@ -86,7 +86,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     /// Idle seconds after a confirmation that failed, before the one 20 % lower: a confirmation is ended
     /// as soon as it cannot hold, often within a second or two of a rate the server could not take, and
     /// the backlog it leaves (a write-ahead log behind, a queue in the service) failed the next one
-    /// within 2 s after a 1-s pause (tarantool-memtx author-write, 2026-11-26 21:32).
+    /// within 2 s after a 1-s pause.
     /// </summary>
     public const int ConfirmationRecoverySeconds = 3;
 

@@ -1,7 +1,6 @@
 using System.CommandLine;
-using System.Runtime.InteropServices;
-using System.Text.Json;
 using Harness.CommandLine;
+using Lab.Report;
 using Tank.Commands;
 
 namespace Lab.Commands;
@@ -31,29 +30,9 @@ public sealed class EnvCommand : Command
 
     private int Run(ParseResult parse)
     {
-        var runDir = parse.GetRequiredValue(_runDir);
-        var servers = Distinct(parse.GetRequiredValue(_server), _server.Name);
-        var durability = Distinct(parse.GetRequiredValue(_durability), _durability.Name);
-        var note = parse.GetValue(_note);
-        Directory.CreateDirectory(runDir);
-        var environment = new Dictionary<string, object?>
-        {
-            ["machine"] = new Dictionary<string, object?>
-            {
-                ["cores"] = Environment.ProcessorCount,
-                ["memory_mb"] = MemoryMb(),
-                ["cpu"] = CpuModel(),
-                ["os"] = RuntimeInformation.OSDescription,
-                ["dotnet"] = RuntimeInformation.FrameworkDescription,
-            },
-            ["servers"] = servers,
-            ["durability"] = durability,
-        };
-        if (note is not null) environment["note"] = note;
-        if (parse.GetValue(_command) is { } command) environment["command"] = command;
-        var path = Path.Combine(runDir, "environment.json");
-        File.WriteAllText(path, JsonSerializer.Serialize(environment, new JsonSerializerOptions { WriteIndented = true }) + "\n");
-        Console.Error.WriteLine($"tank: wrote {path}");
+        var path = EnvironmentFile.Write(parse.GetRequiredValue(_runDir), Distinct(parse.GetRequiredValue(_server), _server.Name),
+            Distinct(parse.GetRequiredValue(_durability), _durability.Name), parse.GetValue(_note), parse.GetValue(_command));
+        Console.Error.WriteLine($"lab: wrote {path}");
         return 0;
     }
 
@@ -67,16 +46,4 @@ public sealed class EnvCommand : Command
         }
         return result;
     }
-
-    private static long? MemoryMb()
-    {
-        if (!File.Exists("/proc/meminfo")) return null;
-        var line = File.ReadLines("/proc/meminfo").FirstOrDefault(l => l.StartsWith("MemTotal:", StringComparison.Ordinal));
-        return line is null ? null : long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1]) / 1024;
-    }
-
-    private static string? CpuModel() =>
-        File.Exists("/proc/cpuinfo")
-            ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim()
-            : null;
 }

@@ -20,6 +20,8 @@ public sealed record CapacityFile
     /// <summary>Median CPU µs per answer (service and servers) over the confirming holds; null when not accounted.</summary>
     public double? ConfirmedCpuUsPerRequest { get; init; }
     public double ConfirmSeconds { get; init; }
+    /// <summary>The share of the SLO a search hold's p99 had to stay under (files before this field: 0.8).</summary>
+    public double SearchHeadroom { get; init; } = 0.8;
     public IReadOnlyList<HoldRecord> Holds { get; init; } = [];
     /// <summary>Each repetition's confirmed capacity, in order.</summary>
     public IReadOnlyList<RepeatRecord> Repeats { get; init; } = [];
@@ -40,7 +42,7 @@ public sealed record CapacityFile
     public IReadOnlyList<RepeatRecord> Confirmations => RepeatsConfirmed ? Repeats : [];
 
     /// <summary>The file for these repetitions: the median and min–max of their confirmed rates.</summary>
-    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds)
+    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double searchHeadroom)
     {
         var rates = repeats.Select(r => (double)r.ConfirmedRps).ToList();
         var p99s = repeats.Where(r => r.ConfirmedRps > 0 && r.ConfirmedP99Ms is not null).Select(r => r.ConfirmedP99Ms!.Value).ToList();
@@ -52,6 +54,7 @@ public sealed record CapacityFile
             ConfirmedP99Ms = median > 0 && p99s.Count > 0 ? Math.Round(MedianOf(p99s), 3) : null,
             ConfirmedCpuUsPerRequest = cpu.Count > 0 ? Math.Round(MedianOf(cpu), 2) : null,
             ConfirmSeconds = confirmSeconds,
+            SearchHeadroom = searchHeadroom,
             Holds = holds,
             Repeats = repeats,
             Median = median,

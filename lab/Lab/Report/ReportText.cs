@@ -1,7 +1,6 @@
 using Harness.Charts;
 using System.Globalization;
 using System.Text.Json;
-using Lab.Bench;
 
 namespace Lab.Report;
 
@@ -100,7 +99,7 @@ public static class ReportText
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
         $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ " +
-        $"{Svg.N(SearchPlan.BenchHeadroom * 100)} % of the SLO (headroom: a short hold near the SLO seldom holds for longer) " +
+        $"{Svg.N(c.SearchHeadroom * 100)} % of the SLO (headroom: a short hold near the SLO seldom holds for longer) " +
         $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
         $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s and judged at the SLO itself (once more 20 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
         (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; lab compare judges these)." : "");

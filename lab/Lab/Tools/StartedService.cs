@@ -1,4 +1,3 @@
-using Lab.Bench;
 using Harness.Processes;
 using Harness;
 
