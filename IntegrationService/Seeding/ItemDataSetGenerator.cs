@@ -1,3 +1,4 @@
+using IntegrationService.Seeding;
 using System.Globalization;
 using System.Text;
 using IntegrationService.Items;
@@ -29,7 +30,7 @@ public static class ItemDataSetGenerator
         var text = new StringBuilder(800);
         for (var id = 1; id <= locationCount; id++)
         {
-            var length = (int)random.NextInRange(50, 800);
+            var length = (int)random.Range(50, 800);
             text.Clear().Append("location ").Append(id.ToString(CultureInfo.InvariantCulture));
             while (text.Length < length) text.Append(' ').Append(Words[random.Next() % (ulong)Words.Length]);
             text.Length = length;
@@ -43,8 +44,8 @@ public static class ItemDataSetGenerator
         for (var id = 1; id <= itemCount; id++)
         {
             chosen.Clear();
-            var count = (int)random.NextInRange(0, Math.Min(6, locationCount));
-            while (chosen.Count < count) chosen.Add(random.NextInRange(1, locationCount));
+            var count = (int)random.Range(0, Math.Min(6, locationCount));
+            while (chosen.Count < count) chosen.Add(random.Range(1, locationCount));
             items[id - 1] = new ItemLinks(id, [.. chosen.Order()]);
         }
         return new ItemDataSet(locations, items);

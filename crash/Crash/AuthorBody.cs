@@ -1,38 +1,28 @@
 using System.Globalization;
 using System.Text.Json;
-using System.Text.Json.Serialization;
+using IntegrationService.Authors;
 
 namespace Crash;
 
 /// <summary>
-/// The author <c>crash run</c> sends (the API's camelCase JSON, every field of IntegrationService's
-/// Author) and reads back; <see cref="Canonical"/> is what the verifier compares.
+/// The author <c>crash run</c> sends and reads back, in the API's own shape (<see cref="Author"/>, camelCase
+/// JSON); <see cref="Canonical"/> is what the verifier compares.
 /// </summary>
-public sealed record AuthorBody
+public static class AuthorBody
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
     private static readonly DateTime BirthDate = new(2000, 1, 1, 0, 0, 0, DateTimeKind.Utc);
 
-    /// <summary>Sent only by an update; any id in a save is ignored by the API.</summary>
-    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
-    public long? Id { get; init; }
-    public string Name { get; init; } = "";
-    public string FamilyName { get; init; } = "";
-    public string? MiddleName { get; init; }
-    public int Age { get; init; }
-    public string? BirthCountry { get; init; }
-    public string? BirthCity { get; init; }
-    public int BooksCount { get; init; }
-    public string? Nationality { get; init; }
-    public DateTime? BirthDateTime { get; init; }
-
-    /// <summary>The body of write <paramref name="seq"/> of run <paramref name="runId"/>; its name is unique per write.</summary>
-    public static AuthorBody For(string runId, long seq, long? id = null)
+    /// <summary>
+    /// The body of write <paramref name="seq"/> of run <paramref name="runId"/>; its name is unique per write.
+    /// With <paramref name="id"/>, an update of that author (a save carries no id).
+    /// </summary>
+    public static Author For(string runId, long seq, long? id = null)
     {
         var n = seq.ToString(CultureInfo.InvariantCulture);
-        return new AuthorBody
+        return new Author
         {
-            Id = id,
+            Id = id ?? 0,
             Name = $"crash-{runId}-{n}",
             FamilyName = $"f{n}",
             MiddleName = null,
@@ -45,14 +35,14 @@ public sealed record AuthorBody
         };
     }
 
-    public byte[] ToJson() => JsonSerializer.SerializeToUtf8Bytes(this, Json);
+    public static byte[] ToJson(this Author author) => JsonSerializer.SerializeToUtf8Bytes(author, Json);
 
     /// <summary>The author in an API answer, or null when the body is not one.</summary>
-    public static AuthorBody? FromJson(byte[] body)
+    public static Author? FromJson(byte[] body)
     {
         try
         {
-            return JsonSerializer.Deserialize<AuthorBody>(body, Json);
+            return JsonSerializer.Deserialize<Author>(body, Json);
         }
         catch (JsonException)
         {
@@ -61,7 +51,7 @@ public sealed record AuthorBody
     }
 
     /// <summary>Every field but the id (the key), the date as UTC to the microsecond the API keeps.</summary>
-    public string Canonical() => JsonSerializer.Serialize(this with { Id = null, BirthDateTime = Utc(BirthDateTime) }, Json);
+    public static string Canonical(this Author author) => JsonSerializer.Serialize(author with { Id = 0, BirthDateTime = Utc(author.BirthDateTime) }, Json);
 
     private static DateTime? Utc(DateTime? value)
     {

@@ -30,7 +30,7 @@ internal sealed class AuthorWorkload(string url, string storage, string runId, i
     {
         if (!write.Creates) return status == 200;
         if (status != 201 || AuthorBody.FromJson(body) is not { Id: > 0 } created) return false;
-        write.Key = created.Id.Value.ToString(CultureInfo.InvariantCulture);
+        write.Key = created.Id.ToString(CultureInfo.InvariantCulture);
         return true;
     }
 

@@ -1,3 +1,5 @@
+using IntegrationService.Authors;
+
 namespace Crash;
 
 /// <summary>

@@ -1,4 +1,5 @@
 using Harness.CommandLine;
+using IntegrationService.Authors;
 
 namespace Lab.Bench;
 

@@ -108,9 +108,8 @@ public sealed record BenchMatrix(
     /// <summary>
     /// An author read on an architecture with the same servers and caches as one before it in the run
     /// (tarantool-vinyl after tarantool-memtx, one Tarantool) repeats that one's read cell on the
-    /// default data set: its 100 000 authors fit vinyl's cache, and in both default runs of 2026-11-26
-    /// the two cells' confirmed rates overlapped (memtx 0–26 251 and 20 568–25 710 rps, vinyl
-    /// 17 677–21 212 and 16 607–23 913). The default run leaves it out (its 100 s kept the run under
+    /// default data set: its 100 000 authors fit vinyl's cache, so the two cells' confirmed rates
+    /// overlap. The default run leaves it out (its 100 s kept the run under
     /// 45 minutes); <c>--scenario</c>, or <c>--storage</c> without the earlier one, runs it.
     /// </summary>
     public static bool RepeatsAnEarlierRead(string scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>

@@ -69,11 +69,9 @@ public sealed record BenchProfile
         // The probe is a cell's first load: 6 s at full load (closed, so no backlog is left) bring
         // the service's code for the cell to its final tier and a server to steady state before
         // anything is measured, and C is the median of its inner seconds, on warm code. With 1 s the
-        // first cell of a queue on a fresh server was flagged cold in one run of two (beanstalkd
-        // queue-write, p99 22.3 ms in the ramp's first 3 s against 5.80 later, 2026-11-27).
+        // first cell of a queue on a fresh server could be flagged cold.
         ProbeSchedule = "const(64, 6s) const(0, 1s)",
-        // 1 s cost the run of 2026-11-26T14:51 a cold flag (nats-jetstream queue-read: p99 15.4 ms in
-        // the ramp's first 3 s against 3.63 later); the run before, with 2 s, had none.
+        // With 1 s a ramp's first seconds could still be cold (p99 several times the later seconds'); 2 s was not.
         WarmupSeconds = 2,
         RampSeconds = 6,
         Repeats = 3,

@@ -16,12 +16,11 @@ namespace Lab.Bench;
 public sealed record SearchPlan(int Steps, int HoldSeconds, int ConfirmSeconds, double SloMs, int WarmupSeconds = 1, bool TrustHint = false, double Headroom = 1.0)
 {
     /// <summary>
-    /// The bench's headroom. In the default run of 2026-11-26 18:22 (113 confirmations), a 15-s
-    /// confirmation held after 26 of 36 search holds with p99 ≤ 5 ms, 5 of 15 with 5–8 ms and 1 of 10
-    /// with 8–10 ms (SLO 10 ms): a 3-s hold just under the SLO says little about 15 s, and each failed
-    /// confirmation cost up to 16 s before the one 20 % lower. Not half the SLO: tried in the run of
-    /// 21:27, PostgreSQL's queue reads (p99 6.6–8 ms from 4 000 to 16 000 rps, the batched takes' floor)
-    /// then held no search hold at any rate, though 16 056 rps held 15 s at 7.8 ms.
+    /// The bench's headroom: a 3-s hold just under the SLO says little about a 15-s confirmation (most
+    /// confirmations after holds at 8–10 ms of a 10-ms SLO failed, most after holds at ≤ 5 ms held),
+    /// and each failed confirmation costs up to 16 s before the one 20 % lower. Not half the SLO: a
+    /// store whose p99 floor sits above half the SLO (PostgreSQL's batched queue takes) would then hold
+    /// no search hold at any rate. The measurements behind it are in docs/BENCHMARKS.md's decisions.
     /// </summary>
     public const double BenchHeadroom = 0.8;
 

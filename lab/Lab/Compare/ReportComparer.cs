@@ -7,7 +7,7 @@ namespace Lab.Compare;
 /// i.e. every NEW repetition differs from every BASE one by more than the threshold (with single
 /// runs the spreads are the values themselves, so only the threshold decides). Merely
 /// non-overlapping spreads were not enough: three quick repetitions of the same build twice
-/// compared 17.5 % worse with spreads 1 % apart (journal 2026-11-27). A confirmed capacity's spread is that of its repetitions' confirmed
+/// compared 17.5 % worse with spreads 1 % apart. A confirmed capacity's spread is that of its repetitions' confirmed
 /// rates. A capacity that fell where NEW's figure is a lower bound (the SLO still held at its ramp's
 /// top, or no hold of its search failed) is no difference. Between confirmed cells the p99 is shown
 /// but not judged: each is measured at its own run's confirmed rate.

@@ -9,7 +9,7 @@ namespace Lab.Report;
 /// </summary>
 public sealed class OperationSplit
 {
-    private readonly List<(byte[] Tag, Histogram Latency, long[] Errors)> _tags = [];
+    private readonly List<(byte[] Tag, LatencyHistogram Latency, long[] Errors)> _tags = [];
     private int _last = -1;
 
     public void Record(ReadOnlySpan<byte> tag, long intervalUs, bool error)
@@ -21,7 +21,7 @@ public sealed class OperationSplit
                 if (tag.SequenceEqual(_tags[i].Tag)) _last = i;
             if (_last < 0)
             {
-                _tags.Add((tag.ToArray(), new Histogram(), new long[1]));
+                _tags.Add((tag.ToArray(), new LatencyHistogram(), new long[1]));
                 _last = _tags.Count - 1;
             }
         }

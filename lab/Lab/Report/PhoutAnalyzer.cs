@@ -25,15 +25,15 @@ public static class PhoutAnalyzer
 
     public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
     {
-        var overall = new Histogram();
-        var actual = new Histogram();
+        // One histogram serves the table's quantiles, mean and max and the run's latency.hgrm (Spectrum).
+        var overall = new LatencyHistogram();
+        var actual = new LatencyHistogram();
         var latenessPath = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(phoutPath))!, Tank.Runner.PhoutFormat.LatenessFile);
         using var lateness = File.Exists(latenessPath) ? new StreamReader(latenessPath) : null;
         long late = 0;
         var lateUs = (long)(sloMs * 1000);
-        var spectrum = new LatencySpectrum();
         var operations = new OperationSplit();
-        var perSecond = new SortedDictionary<long, (Histogram Latency, long Errors)>();
+        var perSecond = new SortedDictionary<long, (LatencyHistogram Latency, long Errors)>();
         var http = new SortedDictionary<int, long>();
         var net = new SortedDictionary<int, long>();
         long errors = 0, firstStartMs = long.MaxValue, lastEndUs = 0, lineNo = 0;
@@ -53,12 +53,11 @@ public static class PhoutAnalyzer
             lastEndUs = Math.Max(lastEndUs, endUs);
             overall.Record(intervalUs);
             actual.Record(actualUs);
-            spectrum.Record(intervalUs);
             var error = SecondStats.IsError(netCode, httpCode);
             if (error) errors++;
             operations.Record(line.AsSpan()[fields.Tag], intervalUs, error);
             var second = endUs / 1_000_000;
-            if (!perSecond.TryGetValue(second, out var bucket)) bucket = (new Histogram(), 0);
+            if (!perSecond.TryGetValue(second, out var bucket)) bucket = (new LatencyHistogram(), 0);
             bucket.Latency.Record(intervalUs);
             perSecond[second] = (bucket.Latency, bucket.Errors + (error ? 1 : 0));
             http[httpCode] = http.GetValueOrDefault(httpCode) + 1;
@@ -75,7 +74,7 @@ public static class PhoutAnalyzer
             return new SecondPoint(offset, s.Value.Latency.Count, plan, Ms(s.Value.Latency.Percentile(50)), Ms(s.Value.Latency.Percentile(90)),
                 Ms(s.Value.Latency.Percentile(99)), Ms(s.Value.Latency.Max), s.Value.Errors);
         }).ToList();
-        var firstWindow = new Histogram();
+        var firstWindow = new LatencyHistogram();
         foreach (var (second, bucket) in perSecond)
             if (second - startSecond < ColdStartCheck.WindowSeconds) firstWindow.Add(bucket.Latency);
         var duration = Math.Max(0.001, (lastEndUs - firstStartMs * 1000) / 1e6);
@@ -112,7 +111,7 @@ public static class PhoutAnalyzer
             CpuWallSeconds = meta?.CpuWallSeconds ?? 0,
             Cores = meta?.Cores ?? 0,
             ColdStart = ColdStartCheck.Check(seconds, Ms(firstWindow.Percentile(99)), planned.Length),
-            Spectrum = spectrum,
+            Spectrum = overall,
             Operations = operations.Results(),
         };
     }

@@ -59,8 +59,12 @@ public sealed record RunAnalysis
     /// <summary>A queue run's depth at its start and end (queue.json); null for other runs or when not recorded.</summary>
     public QueueDepth? Queue { get; init; }
 
-    /// <summary>Every interval_real of the run in an HdrHistogram, written as the run's latency.hgrm; null when not analysed from phout.</summary>
-    public Tank.Stats.LatencySpectrum? Spectrum { get; init; }
+    /// <summary>
+    /// Every latency of the run (the one <see cref="QuantilesMs"/>, <see cref="MeanMs"/> and <see cref="MaxMs"/> come from:
+    /// from the intended send when <see cref="FromIntendedSend"/>, else interval_real), written as the run's latency.hgrm;
+    /// null when not analysed from phout.
+    /// </summary>
+    public Tank.Stats.LatencyHistogram? Spectrum { get; init; }
 
     /// <summary>Per phout tag when the run had more than one (a --workload's read, update, insert, rmw-read, rmw-update); empty otherwise.</summary>
     public IReadOnlyList<OperationStats> Operations { get; init; } = [];

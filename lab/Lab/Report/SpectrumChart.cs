@@ -29,7 +29,7 @@ public static class SpectrumChart
     };
 
     /// <summary>(decades, latency ms) points of one run's spectrum.</summary>
-    public static IReadOnlyList<(double X, double Ms)> Points(Tank.Stats.LatencySpectrum spectrum)
+    public static IReadOnlyList<(double X, double Ms)> Points(Tank.Stats.LatencyHistogram spectrum)
     {
         var top = Decades(spectrum.Count);
         var points = new List<(double, double)>();

@@ -3,6 +3,7 @@ using System.Text;
 using Tank.Ammo.Keys;
 using Tank.Ammo.Workloads;
 using Harness.CommandLine;
+using IntegrationService.Seeding;
 
 namespace Tank.Ammo;
 

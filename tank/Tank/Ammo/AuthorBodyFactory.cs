@@ -1,10 +1,12 @@
-using System.Globalization;
-using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using IntegrationService.Authors;
+using IntegrationService.Seeding;
 
 namespace Tank.Ammo;
 
 /// <summary>
-/// Varied, realistic Author bodies (camelCase, as the original tank ammo). Some names are
+/// Varied, realistic <see cref="Author"/> bodies (camelCase, as the original tank ammo). Some names are
 /// non-ASCII on purpose, so byte sizes differ from character counts and size bugs show.
 /// </summary>
 public static class AuthorBodyFactory
@@ -22,28 +24,29 @@ public static class AuthorBodyFactory
         ("usa", "american", ["new york", "boston", "san francisco"]),
     ];
 
-    /// <summary>A new author's body; with <paramref name="id"/>, an update of that author (the id leads the JSON).</summary>
+    // Non-ASCII written as it is, not as \u escapes: the bodies' byte and character counts must differ.
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
+    /// <summary>A new author's body; with <paramref name="id"/>, an update of that author.</summary>
     public static byte[] Create(SplitMix64 random, long? id = null)
     {
         var (country, nationality, cities) = Countries[random.Range(0, Countries.Length - 1)];
         var age = (int)random.Range(18, 99);
         var birth = new DateTime(2024 - age, 1, 1, 0, 0, 0, DateTimeKind.Utc)
             .AddMilliseconds(random.Range(0, 365L * 24 * 3600 * 1000 - 1));
-        var json = new StringBuilder(256).Append('{');
-        if (id is { } existing) json.Append("\"id\":").Append(existing.ToString(CultureInfo.InvariantCulture)).Append(',');
-        json.Append("\"name\":").Append(Quote(random.Pick(Names)))
-            .Append(",\"familyName\":").Append(Quote(random.Pick(FamilyNames)))
-            .Append(",\"middleName\":").Append(Quote(random.Pick(MiddleNames)))
-            .Append(",\"age\":").Append(age.ToString(CultureInfo.InvariantCulture))
-            .Append(",\"birthCountry\":").Append(Quote(country))
-            .Append(",\"birthCity\":").Append(Quote(random.Pick(cities)))
-            .Append(",\"booksCount\":").Append(random.Range(0, 255).ToString(CultureInfo.InvariantCulture))
-            .Append(",\"nationality\":").Append(Quote(nationality))
-            .Append(",\"birthDateTime\":").Append(Quote(birth.ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture)))
-            .Append('}');
-        return Encoding.UTF8.GetBytes(json.ToString());
+        var author = new Author
+        {
+            Id = id ?? 0,
+            Name = random.Pick(Names),
+            FamilyName = random.Pick(FamilyNames),
+            MiddleName = random.Pick(MiddleNames),
+            Age = age,
+            BirthCountry = country,
+            BirthCity = random.Pick(cities),
+            BooksCount = (int)random.Range(0, 255),
+            Nationality = nationality,
+            BirthDateTime = birth,
+        };
+        return JsonSerializer.SerializeToUtf8Bytes(author, Json);
     }
-
-    // The word lists hold no quotes, backslashes or control characters, so quoting is enough.
-    private static string Quote(string value) => "\"" + value + "\"";
 }

@@ -16,10 +16,10 @@ public sealed record RunResult
     public required long Errors { get; init; }
     public required DateTimeOffset Start { get; init; }
     public required DateTimeOffset End { get; init; }
-    public required Histogram Lateness { get; init; }
-    public required Histogram IntervalReal { get; init; }
+    public required LatencyHistogram Lateness { get; init; }
+    public required LatencyHistogram IntervalReal { get; init; }
     /// <summary>Latency from each request's intended send time: lateness + interval_real.</summary>
-    public Histogram Intended { get; init; } = new();
+    public LatencyHistogram Intended { get; init; } = new();
     public IReadOnlyList<CpuUsage> Cpu { get; init; } = [];
     /// <summary>Wall time between the two CPU readings.</summary>
     public double CpuWallSeconds { get; init; }

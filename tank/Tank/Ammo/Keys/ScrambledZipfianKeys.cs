@@ -1,3 +1,5 @@
+using IntegrationService.Seeding;
+
 namespace Tank.Ammo.Keys;
 
 /// <summary>

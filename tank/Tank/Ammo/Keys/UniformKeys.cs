@@ -1,3 +1,5 @@
+using IntegrationService.Seeding;
+
 namespace Tank.Ammo.Keys;
 
 /// <summary>Every key equally likely: one draw of <see cref="SplitMix64.Range"/>, the draw the generator always made, so uniform ammo is unchanged byte for byte.</summary>

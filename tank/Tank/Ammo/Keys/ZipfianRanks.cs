@@ -1,4 +1,5 @@
 using Harness.CommandLine;
+using IntegrationService.Seeding;
 
 namespace Tank.Ammo.Keys;
 

@@ -1,12 +1,17 @@
 using System.ComponentModel.DataAnnotations;
+using System.Text.Json.Serialization;
 
 namespace IntegrationService.Authors;
 
-/// <summary>An author, as the original .NET service's API carried it (camelCase JSON).</summary>
+/// <summary>
+/// An author, as the original .NET service's API carried it (camelCase JSON): the one shape the service
+/// stores and answers, tank's ammo sends and the crash tester writes and reads back.
+/// </summary>
 public sealed record Author
 {
-    /// <summary>Assigned by the store on save (ignored there); required by update.</summary>
+    /// <summary>Assigned by the store on save (ignored there); required by update. 0 (none) is not written.</summary>
     /// <example>1</example>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingDefault)]
     public long Id { get; init; }
 
     /// <example>alexander</example>

@@ -1,8 +1,10 @@
-namespace Tank.Ammo;
+using IntegrationService.Seeding;
+namespace IntegrationService.Seeding;
 
 /// <summary>
-/// SplitMix64: a tiny PRNG whose output is fixed by its definition, so a seed gives the same
-/// ammo on every .NET version (System.Random's algorithm is an implementation detail).
+/// SplitMix64: a tiny PRNG whose output is fixed by its definition, so a seed gives the same data set
+/// (the service's seed command) and the same ammo (tank) on every .NET version (System.Random's
+/// algorithm is an implementation detail). The one generator both use.
 /// </summary>
 public sealed class SplitMix64(ulong seed)
 {
