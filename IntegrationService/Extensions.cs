@@ -86,7 +86,7 @@ public static class Extensions
         // Request logging on the hot path costs throughput; warnings and errors still appear.
         builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
         // While any level of this category is on, hosting creates an Activity and a log scope for
-        // every request, whether or not anything is logged (docs/journal/2026-11-22-to-25-lab-notebook.md); it logs nothing above Information.
+        // every request, whether or not anything is logged; it logs nothing above Information.
         builder.Logging.AddFilter("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
         return builder;
     }

@@ -7,8 +7,7 @@ namespace IntegrationService.Storage;
 /// Retry-After — rather than a bug, which stays a 500: anything from the client library, the
 /// network's errors, timeouts, and every cancellation. Not only the call's deadline cancels: the
 /// request's own token is never passed to these calls, and a client cancels a call itself when its
-/// connection goes (RabbitMQ's TaskCanceledException from Channel.OpenAsync under a stopped broker
-/// was answered 500 until 2026-11-27).
+/// connection goes (RabbitMQ's Channel.OpenAsync throws TaskCanceledException under a stopped broker).
 /// </summary>
 internal static class BrokerFailure
 {

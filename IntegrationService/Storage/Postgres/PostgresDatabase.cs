@@ -34,7 +34,7 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<Postg
 
     // Outside the multiplexing pool: Npgsql binds a multiplexed connection for COPY synchronously,
     // and a fill-queue COPY hung there for good in a blocking socket read while authenticating the
-    // new physical connection (2026-11-26, stack from dotnet-stack). These calls are rare (start-up,
+    // new physical connection. These calls are rare (start-up,
     // tools), so each opens a connection of its own and closes it.
     private readonly string _dedicatedConnectionString = new NpgsqlConnectionStringBuilder(options.Value.ConnectionString)
     {

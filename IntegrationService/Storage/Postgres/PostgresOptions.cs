@@ -22,8 +22,8 @@ public sealed class PostgresOptions
 
     /// <summary>
     /// Npgsql multiplexing: commands from all requests are pipelined over a few shared connections
-    /// instead of each request holding a connection for its round trip. Measured on the 2-core bench
-    /// machine it more than doubled single-row reads (docs/journal/2026-11-22-to-25-lab-notebook.md).
+    /// instead of each request holding a connection for its round trip: on a 2-core machine it more
+    /// than doubles single-row reads (docs/BENCHMARKS.md).
     /// </summary>
     public bool Multiplexing { get; set; } = true;
 
