@@ -20,7 +20,7 @@ public sealed class SpectrumChartTests
     [Fact]
     public void ALineFollowsTheRunsPercentilesAndEndsWhereItsCountStopsResolvingThem()
     {
-        var spectrum = new LatencySpectrum();
+        var spectrum = new LatencyHistogram();
         for (var i = 1; i <= 1000; i++) spectrum.Record(i * 1000L); // 1 … 1000 ms
         var points = SpectrumChart.Points(spectrum);
         Assert.Equal(3, points[^1].X, 6);

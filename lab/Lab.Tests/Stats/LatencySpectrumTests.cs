@@ -11,7 +11,7 @@ public sealed class LatencySpectrumTests
     [Fact]
     public void HgrmIsHdrHistogramsPercentileDistributionInMilliseconds()
     {
-        var spectrum = new LatencySpectrum();
+        var spectrum = new LatencyHistogram();
         for (var us = 1; us <= 10_000; us++) spectrum.Record(us); // 1 µs … 10 ms, evenly
         var hgrm = spectrum.Hgrm();
         var lines = hgrm.Split('\n');
