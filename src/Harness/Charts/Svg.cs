@@ -13,12 +13,16 @@ public static class Svg
 
     public static string Esc(string text) => WebUtility.HtmlEncode(text);
 
-    /// <summary>A "nice" axis maximum (1, 2, 2.5, 5 × 10^k) at or above <paramref name="value"/>.</summary>
+    /// <summary>
+    /// A "nice" axis maximum at or above <paramref name="value"/>: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10^k, each
+    /// of which splits into five round ticks; the steps are close enough that at most a third of an axis
+    /// is empty (with 1, 2, 2.5, 5 alone, 27 500 became 50 000).
+    /// </summary>
     public static double NiceMax(double value)
     {
         if (value <= 0) return 1;
         var exp = Math.Pow(10, Math.Floor(Math.Log10(value)));
-        foreach (var step in new[] { 1, 2, 2.5, 5, 10 })
+        foreach (var step in new[] { 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 })
             if (step * exp >= value) return step * exp;
         return 10 * exp;
     }
