@@ -8,16 +8,12 @@ namespace Crash;
 /// </summary>
 internal sealed class AuthorWorkload(string url, string storage, string runId, int seed) : ICrashWorkload
 {
-    private const int PickAttempts = 8;
     private readonly string _storage = Uri.EscapeDataString(storage);
-    private readonly KeyGuard _guard = new();
-    private readonly Lock _lock = new();
-    private readonly List<string> _acked = [];
-    private readonly Random _random = new(seed);
+    private readonly AckedKeys _keys = new(seed);
 
     public WriteRecord? Next(long seq)
     {
-        if (seq % 4 == 3 && TryPick() is { } key)
+        if (seq % 4 == 3 && _keys.TryPick() is { } key)
         {
             var update = AuthorBody.For(runId, seq, long.Parse(key, CultureInfo.InvariantCulture));
             return new WriteRecord(seq, key, creates: false, update.Canonical(), $"{url}/Author/Update?storage={_storage}", update.ToJson());
@@ -39,10 +35,10 @@ internal sealed class AuthorWorkload(string url, string storage, string runId, i
         if (write.Creates)
         {
             if (write.Outcome != WriteOutcome.Acked) return;
-            lock (_lock) _acked.Add(write.Key!);
+            _keys.Add(write.Key!);
             return;
         }
-        _guard.Release(write.Key!, retire: write.Outcome == WriteOutcome.InDoubt);
+        _keys.Guard.Release(write.Key!, retire: write.Outcome == WriteOutcome.InDoubt);
     }
 
     public string ReadUrl(string key) => $"{url}/Author/Get?id={key}&storage={_storage}";
@@ -58,19 +54,4 @@ internal sealed class AuthorWorkload(string url, string storage, string runId, i
         firstAckedKey is null ? $"{url}/Author/GetAll?limit=1&storage={_storage}" : ReadUrl(firstAckedKey);
 
     public IReadOnlyList<string> KeysToReadBefore(long plannedWrites) => [];
-
-    private string? TryPick()
-    {
-        for (var attempt = 0; attempt < PickAttempts; attempt++)
-        {
-            string key;
-            lock (_lock)
-            {
-                if (_acked.Count == 0) return null;
-                key = _acked[_random.Next(_acked.Count)];
-            }
-            if (_guard.TryTake(key)) return key;
-        }
-        return null;
-    }
 }

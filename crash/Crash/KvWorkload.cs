@@ -11,20 +11,15 @@ namespace Crash;
 /// </summary>
 internal sealed class KvWorkload(string url, string storage, string runId, int seed) : ICrashWorkload
 {
-    private const int PickAttempts = 8;
     private readonly string _storage = Uri.EscapeDataString(storage);
-    private readonly KeyGuard _guard = new();
-    private readonly Lock _lock = new();
-    private readonly List<string> _acked = [];
-    private readonly HashSet<string> _ackedSet = new(StringComparer.Ordinal);
-    private readonly Random _random = new(seed);
+    private readonly AckedKeys _keys = new(seed);
 
     /// <summary>The value write <paramref name="seq"/> carries: unique within the run, so equality names the write.</summary>
     public static string ValueOf(string runId, long seq) => $"v-{runId}-{seq.ToString(CultureInfo.InvariantCulture)}";
 
     public WriteRecord? Next(long seq)
     {
-        var key = seq % 4 == 3 && TryPick() is { } picked ? picked : NewKey(seq);
+        var key = seq % 4 == 3 && _keys.TryPick() is { } picked ? picked : NewKey(seq);
         var value = ValueOf(runId, seq);
         return new WriteRecord(seq, key, creates: false, value, ReadUrl(key), Encoding.UTF8.GetBytes(value)) { Method = HttpMethod.Put };
     }
@@ -34,14 +29,8 @@ internal sealed class KvWorkload(string url, string storage, string runId, int s
     public void Completed(WriteRecord write)
     {
         var retire = write.Outcome == WriteOutcome.InDoubt;
-        _guard.Release(write.Key!, retire);
-        if (write.Outcome == WriteOutcome.Acked && !retire)
-        {
-            lock (_lock)
-            {
-                if (_ackedSet.Add(write.Key!)) _acked.Add(write.Key!);
-            }
-        }
+        _keys.Guard.Release(write.Key!, retire);
+        if (write.Outcome == WriteOutcome.Acked && !retire) _keys.Add(write.Key!);
     }
 
     public string ReadUrl(string key) => $"{url}/v0/entity?id={Uri.EscapeDataString(key)}&storage={_storage}";
@@ -61,22 +50,7 @@ internal sealed class KvWorkload(string url, string storage, string runId, int s
     private string NewKey(long seq)
     {
         var key = $"crash-{runId}-{seq.ToString(CultureInfo.InvariantCulture)}";
-        _guard.TryTake(key); // a new key is always free
+        _keys.Guard.TryTake(key); // a new key is always free
         return key;
-    }
-
-    private string? TryPick()
-    {
-        for (var attempt = 0; attempt < PickAttempts; attempt++)
-        {
-            string key;
-            lock (_lock)
-            {
-                if (_acked.Count == 0) return null;
-                key = _acked[_random.Next(_acked.Count)];
-            }
-            if (_guard.TryTake(key)) return key;
-        }
-        return null;
     }
 }

@@ -49,33 +49,19 @@ public static class AmmoReader
         return requests;
     }
 
-    private static List<AmmoRequest> ReadUri(AmmoCursor cursor, string httpVersion)
-    {
-        var requests = new List<AmmoRequest>();
-        var headers = new List<KeyValuePair<string, string>>();
-        while (cursor.SkipBlankLines())
+    private static List<AmmoRequest> ReadUri(AmmoCursor cursor, string httpVersion) =>
+        ReadRequestLines(cursor, (line, lineAt, headers) =>
         {
-            var lineAt = cursor.Position;
-            var line = cursor.ReadLine().Trim();
-            if (TryHeader(line, headers, cursor, lineAt)) continue;
             var parts = line.Split(' ', 2, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             if (!parts[0].StartsWith('/') && !parts[0].StartsWith("http", StringComparison.Ordinal))
                 throw cursor.Error(lineAt, $"Error while reading ammo file: expected a URI or a [Header: value] line, found '{Shorten(line)}'");
             var spec = new HttpRequestSpec("GET", parts[0], [.. headers], []);
-            requests.Add(new AmmoRequest(spec.Encode(httpVersion), parts.Length > 1 ? parts[1] : ""));
-        }
-        return requests;
-    }
+            return new AmmoRequest(spec.Encode(httpVersion), parts.Length > 1 ? parts[1] : "");
+        });
 
-    private static List<AmmoRequest> ReadUriPost(AmmoCursor cursor, string httpVersion)
-    {
-        var requests = new List<AmmoRequest>();
-        var headers = new List<KeyValuePair<string, string>>();
-        while (cursor.SkipBlankLines())
+    private static List<AmmoRequest> ReadUriPost(AmmoCursor cursor, string httpVersion) =>
+        ReadRequestLines(cursor, (line, lineAt, headers) =>
         {
-            var lineAt = cursor.Position;
-            var line = cursor.ReadLine().Trim();
-            if (TryHeader(line, headers, cursor, lineAt)) continue;
             var parts = line.Split(' ', 3, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             if (parts.Length < 2 || !int.TryParse(parts[0], out var size) || size < 0)
                 throw cursor.Error(lineAt, $"Error while reading ammo file: expected '<bodysize> <uri> [tag]', found '{Shorten(line)}'");
@@ -83,7 +69,22 @@ public static class AmmoReader
             if (!cursor.AtEnd && !cursor.TryConsumeNewline())
                 throw cursor.Error(cursor.Position, $"body size {size} does not match the body that starts at line {cursor.LineAt(lineAt) + 2}: no newline right after its last byte");
             var spec = new HttpRequestSpec("POST", parts[1], [.. headers], body);
-            requests.Add(new AmmoRequest(spec.Encode(httpVersion), parts.Length > 2 ? parts[2] : ""));
+            return new AmmoRequest(spec.Encode(httpVersion), parts.Length > 2 ? parts[2] : "");
+        });
+
+    // The uri and uripost formats: each non-blank line is a [Header: value] for the requests below it
+    // or the start of a request, which readRequest turns into one (reading its body, if any, from the cursor).
+    private static List<AmmoRequest> ReadRequestLines(AmmoCursor cursor,
+        Func<string, int, List<KeyValuePair<string, string>>, AmmoRequest> readRequest)
+    {
+        var requests = new List<AmmoRequest>();
+        var headers = new List<KeyValuePair<string, string>>();
+        while (cursor.SkipBlankLines())
+        {
+            var lineAt = cursor.Position;
+            var line = cursor.ReadLine().Trim();
+            if (TryHeader(line, headers, cursor, lineAt)) continue;
+            requests.Add(readRequest(line, lineAt, headers));
         }
         return requests;
     }
