@@ -23,9 +23,9 @@ internal static class StoragesEndpoint
 
     private static string[] Serves(StorageArchitecture architecture) =>
         [
-            .. architecture.Authors is null ? Array.Empty<string>() : ["Author"],
-            .. architecture.Items is null ? Array.Empty<string>() : ["Item"],
-            .. architecture.Queue is null ? Array.Empty<string>() : ["Queue"],
-            .. architecture.Kv is null ? Array.Empty<string>() : ["KeyValue"],
+            .. architecture.Authors is null ? Array.Empty<string>() : [StorageApi.Author],
+            .. architecture.Items is null ? Array.Empty<string>() : [StorageApi.Item],
+            .. architecture.Queue is null ? Array.Empty<string>() : [StorageApi.Queue],
+            .. architecture.Kv is null ? Array.Empty<string>() : [StorageApi.KeyValue],
         ];
 }

@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 using System.CommandLine;
 using IntegrationService.Storage;
 using IntegrationService.Storage.Beanstalkd;
@@ -101,9 +102,9 @@ public sealed class FingerprintCommand : Command
 
     private static IEnumerable<string> Serves(StorageArchitecture architecture) =>
     [
-        .. architecture.Authors is null ? Array.Empty<string>() : ["Author"],
-        .. architecture.Items is null ? Array.Empty<string>() : ["Item"],
-        .. architecture.Queue is null ? Array.Empty<string>() : ["Queue"],
-        .. architecture.Kv is null ? Array.Empty<string>() : ["KeyValue"],
+        .. architecture.Authors is null ? Array.Empty<string>() : [StorageApi.Author],
+        .. architecture.Items is null ? Array.Empty<string>() : [StorageApi.Item],
+        .. architecture.Queue is null ? Array.Empty<string>() : [StorageApi.Queue],
+        .. architecture.Kv is null ? Array.Empty<string>() : [StorageApi.KeyValue],
     ];
 }

@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 using IntegrationService.Storage.Redis;
 using StackExchange.Redis;
 
@@ -25,13 +26,13 @@ internal static class RedisFingerprint
                 return keys;
             })),
         };
-        if (serves.Contains("Queue"))
+        if (serves.Contains(StorageApi.Queue))
         {
             var (messages, lastId) = (RedisQueueStore.Keys[0], RedisQueueStore.Keys[1]);
             fields.Add(new("messages", await redis.RunAsync(db => db.ListLengthAsync(messages))));
             fields.Add(new("last-id", (string?)await redis.RunAsync(db => db.StringGetAsync(lastId))));
         }
-        if (serves.Contains("Item"))
+        if (serves.Contains(StorageApi.Item))
         {
             var keys = Enumerable.Range(1, 1000).Select(id => (RedisKey)RedisPersistentItemStore.Key(id)).ToArray();
             var values = await redis.RunAsync(db => db.StringGetAsync(keys));

@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 namespace Crash;
 
 /// <summary>A kind's name on the command line and in results, and what the catalogue calls the API serving it.</summary>
@@ -16,10 +17,10 @@ public static class CrashKinds
     /// <summary>The catalogue's <c>serves</c> word for the kind.</summary>
     public static string Serves(this CrashKind kind) => kind switch
     {
-        CrashKind.Author => "Author",
-        CrashKind.Item => "Item",
-        CrashKind.Queue => "Queue",
-        _ => "KeyValue",
+        CrashKind.Author => StorageApi.Author,
+        CrashKind.Item => StorageApi.Item,
+        CrashKind.Queue => StorageApi.Queue,
+        _ => StorageApi.KeyValue,
     };
 
     public static CrashKind? Parse(string name) => All.Cast<CrashKind?>().FirstOrDefault(k => k!.Value.Name() == name);

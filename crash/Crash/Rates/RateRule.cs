@@ -1,3 +1,4 @@
+using Tank.Ammo;
 using System.Globalization;
 
 namespace Crash.Rates;
@@ -15,10 +16,10 @@ public sealed record RateRule(double Fixed, string FixedSource, BenchCapacities?
     /// <summary>The bench scenario whose capacity a kind's writes are measured against.</summary>
     public static string WriteScenario(CrashKind kind) => kind switch
     {
-        CrashKind.Author => "author-write",
-        CrashKind.Item => "item-write",
-        CrashKind.Queue => "queue-write",
-        _ => "kv-put",
+        CrashKind.Author => Scenario.AuthorWrite.Name(),
+        CrashKind.Item => Scenario.ItemWrite.Name(),
+        CrashKind.Queue => Scenario.QueueWrite.Name(),
+        _ => Scenario.KvPut.Name(),
     };
 
     /// <summary>

@@ -13,7 +13,7 @@ public sealed class BenchMatrixTests
     private static BenchMatrix Build(string? storages = null, string? scenarios = null, int cluster = 0, bool crossCheck = false) =>
         BenchMatrix.Build(CatalogueFixture.Entries, storages?.Split(','), scenarios?.Split(','), cluster, crossCheck);
 
-    private static string[] Cells(BenchMatrix matrix) => matrix.Cells.Select(c => $"{c.Scenario}@{c.Storage}").ToArray();
+    private static string[] Cells(BenchMatrix matrix) => matrix.Cells.Select(c => $"{c.Scenario.Name()}@{c.Storage}").ToArray();
 
     [Theory]
     [InlineData("author-write", "Author")]
@@ -21,10 +21,10 @@ public sealed class BenchMatrixTests
     [InlineData("item-read", "Item")]
     [InlineData("queue-mixed", "Queue")]
     [InlineData("kv-get", "KeyValue")]
-    public void AScenariosApiIsItsPrefix(string scenario, string api) => Assert.Equal(api, BenchApi.Of(scenario));
+    public void AScenariosApiIsItsPrefix(string scenario, string api) => Assert.Equal(api, Scenarios.Parse(scenario).Api());
 
     [Fact]
-    public void AScenarioWithoutAnApiIsBadInput() => Assert.Throws<InputException>(() => BenchApi.Of("blob-read"));
+    public void AnUnknownScenarioIsBadInput() => Assert.Throws<InputException>(() => Build(scenarios: "blob-read"));
 
     [Fact]
     public void EachScenarioRunsOnEveryArchitectureServingItsApiInCatalogueOrder()
@@ -45,7 +45,7 @@ public sealed class BenchMatrixTests
     {
         var matrix = Build();
         Assert.Equal(["author-write", "author-read", "item-read", "item-write", "queue-write", "queue-read"],
-            matrix.Cells.Select(c => c.Scenario).Distinct());
+            matrix.Cells.Select(c => c.Scenario.Name()).Distinct());
         // Items only where authors are not served (+ the zipfian author reads of the cache pair), and
         // tarantool-vinyl's writes and author reads left to tarantool-memtx's (the same server, log and durability).
         Assert.Equal(4 * 2 + 1 * 2 + 6 * 2 + 2 - 3, matrix.Cells.Count);
@@ -55,7 +55,7 @@ public sealed class BenchMatrixTests
         Assert.Contains("queue-read@tarantool-vinyl", Cells(matrix));
         Assert.Contains("author-read@tarantool-memtx", Cells(matrix));
         Assert.Contains("queue-write@tarantool-memtx", Cells(matrix));
-        Assert.Equal(["postgres-redis-persistent"], matrix.Cells.Where(c => c.Scenario.StartsWith("item-", StringComparison.Ordinal)).Select(c => c.Storage).Distinct());
+        Assert.Equal(["postgres-redis-persistent"], matrix.Cells.Where(c => c.Scenario.Api() == StorageApi.Item).Select(c => c.Storage).Distinct());
         Assert.Empty(matrix.ClusterStores);
         Assert.Empty(matrix.CrossChecks);
     }
@@ -77,16 +77,16 @@ public sealed class BenchMatrixTests
     {
         Assert.Equal(5, Build(scenarios: "item-read").Cells.Count);
         Assert.Equal(2, Build(storages: "postgres", scenarios: "author-read,item-read").Cells.Count);
-        Assert.DoesNotContain(Build(storages: "postgres").Cells, c => c.Scenario.StartsWith("item-", StringComparison.Ordinal));
+        Assert.DoesNotContain(Build(storages: "postgres").Cells, c => c.Scenario.Api() == StorageApi.Item);
     }
 
     [Fact]
     public void QuickMeasuresAnAuthorReadAndAQueueWriteOnEveryServerServingThem()
     {
         var matrix = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, crossCheck: false, quick: true);
-        Assert.Equal(["author-read", "queue-write"], matrix.Cells.Select(c => c.Scenario).Distinct());
+        Assert.Equal(["author-read", "queue-write"], matrix.Cells.Select(c => c.Scenario.Name()).Distinct());
         Assert.Equal(4 + 6 - 2, matrix.Cells.Count); // tarantool-vinyl's author read and queue write are tarantool-memtx's
-        Assert.Equal(["author-read"], BenchMatrix.Build(CatalogueFixture.Entries, null, ["author-read"], 0, false, quick: true).Cells.Select(c => c.Scenario).Distinct());
+        Assert.Equal(["author-read"], BenchMatrix.Build(CatalogueFixture.Entries, null, ["author-read"], 0, false, quick: true).Cells.Select(c => c.Scenario.Name()).Distinct());
     }
 
     [Fact]
@@ -117,13 +117,13 @@ public sealed class BenchMatrixTests
     public void AClusterRunsTheKeyValueScenariosOnTheShardableStores()
     {
         var matrix = Build(cluster: 3);
-        Assert.Equal(["kv-put", "kv-get"], matrix.ClusterScenarios);
+        Assert.Equal([Scenario.KvPut, Scenario.KvGet], matrix.ClusterScenarios);
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], matrix.ClusterStores);
         // The single node's key-value runs come first, as script/bench always ran them.
         Assert.Equal(10, matrix.Cells.Count);
         var all = matrix.AllCells(3).ToList();
         Assert.Equal(18, all.Count);
-        Assert.Equal(new BenchCell("kv-put", "postgres", 3), all[10]);
+        Assert.Equal(new BenchCell(Scenario.KvPut, "postgres", 3), all[10]);
         Assert.Equal(Path.Combine("runs", "postgres-x3", "kv-put"), all[10].RelativeDir);
     }
 
@@ -136,9 +136,9 @@ public sealed class BenchMatrixTests
     {
         var checks = Build(crossCheck: true).CrossChecks;
         Assert.Equal(["postgres", "postgres-redis-cache", "postgres-redis-persistent", "tarantool-memtx", "tarantool-vinyl"], checks.Select(c => c.Storage));
-        Assert.All(checks.Where(c => c.Storage != "postgres-redis-persistent"), c => Assert.Equal(("author-read", true), (c.Scenario, c.NeedsAuthors)));
+        Assert.All(checks.Where(c => c.Storage != "postgres-redis-persistent"), c => Assert.Equal((Scenario.AuthorRead, true), (c.Scenario, c.NeedsAuthors)));
         var items = checks.Single(c => c.Storage == "postgres-redis-persistent");
-        Assert.Equal(("item-read", "/item/{id}/locations?storage=postgres-redis-persistent", false), (items.Scenario, items.Template, items.NeedsAuthors));
+        Assert.Equal((Scenario.ItemRead, "/item/{id}/locations?storage=postgres-redis-persistent", false), (items.Scenario, items.Template, items.NeedsAuthors));
         Assert.Equal("/Author/Get?id={id}&storage=postgres", checks[0].Template);
     }
 

@@ -15,7 +15,7 @@ namespace Lab.Bench;
 public sealed record BenchMatrix(
     IReadOnlyList<BenchCell> Cells,
     IReadOnlyList<string> ClusterStores,
-    IReadOnlyList<string> ClusterScenarios,
+    IReadOnlyList<Scenario> ClusterScenarios,
     IReadOnlyList<string> CpuServers,
     IReadOnlyList<CrossCheckTarget> CrossChecks)
 {
@@ -27,23 +27,24 @@ public sealed record BenchMatrix(
     /// default run measures anyway. What repeats itself is left out so that three searches per cell
     /// come near the default run's 45 minutes (docs/OPERATIONS.md has the times measured).
     /// </summary>
-    public static IReadOnlyList<string> DefaultScenarios { get; } =
-        Scenarios.Names.Where(s => BenchApi.Of(s) != BenchApi.KeyValue && !s.EndsWith("-mixed", StringComparison.Ordinal)).ToArray();
+    public static IReadOnlyList<Scenario> DefaultScenarios { get; } =
+        Enum.GetValues<Scenario>().Where(s => s.Api() != StorageApi.KeyValue && !s.IsMixed()).ToArray();
 
     /// <summary>
     /// --quick measures fewer cells properly rather than all of them badly: an author read (every
     /// architecture with authors) and a queue write (every queue), within 6 minutes.
     /// </summary>
-    public static IReadOnlyList<string> QuickScenarios { get; } = ["author-read", "queue-write"];
+    public static IReadOnlyList<Scenario> QuickScenarios { get; } = [Scenario.AuthorRead, Scenario.QueueWrite];
 
-    public static IReadOnlyList<string> ClusterScenarioNames { get; } = Scenarios.Names.Where(s => BenchApi.Of(s) == BenchApi.KeyValue).ToArray();
+    public static IReadOnlyList<Scenario> ClusterScenarioNames { get; } = Enum.GetValues<Scenario>().Where(s => s.Api() == StorageApi.KeyValue).ToArray();
 
     /// <summary>Every cell, the cluster's after the single node's, as they run.</summary>
     public IEnumerable<BenchCell> AllCells(int nodes) =>
         Cells.Concat(ClusterStores.SelectMany(store => ClusterScenarios.Select(s => new BenchCell(s, store, nodes))));
 
     /// <summary>The scenarios that pick keys, the ones a key distribution applies to.</summary>
-    public static IReadOnlyList<string> KeyedScenarios { get; } = ["author-read", "author-mixed", "item-read", "item-write", "kv-put", "kv-get"];
+    public static IReadOnlyList<Scenario> KeyedScenarios { get; } =
+        [Scenario.AuthorRead, Scenario.AuthorMixed, Scenario.ItemRead, Scenario.ItemWrite, Scenario.KvPut, Scenario.KvGet];
 
     public static BenchMatrix Build(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
         string? workload = null, string? distribution = null)
@@ -52,31 +53,31 @@ public sealed record BenchMatrix(
         {
             // The workload sets the mix on each API it knows: authors through author-read's ids, key-value pairs over kv-get's prefilled keys.
             var served = ChooseStorages(catalogue, storages);
-            var workloadCells = served.SelectMany(a => new[] { ("author-read", BenchApi.Author), ("kv-get", BenchApi.KeyValue) }
-                    .Where(s => a.Serve(s.Item2)).Select(s => new BenchCell(s.Item1, a.Name) { Workload = workload, Distribution = distribution }))
-                .OrderBy(c => c.Scenario, StringComparer.Ordinal).ToList();
+            var workloadCells = served.SelectMany(a => new[] { Scenario.AuthorRead, Scenario.KvGet }
+                    .Where(s => a.Serve(s.Api())).Select(s => new BenchCell(s, a.Name) { Workload = workload, Distribution = distribution }))
+                .OrderBy(c => c.Scenario.Name(), StringComparer.Ordinal).ToList();
             if (workloadCells.Count == 0) throw new InputException($"--workload {workload}: no selected architecture serves authors or key-value pairs");
             var workloadServers = catalogue.Where(a => workloadCells.Any(c => c.Storage == a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
             return new BenchMatrix(workloadCells, [], [], workloadServers, []);
         }
         var chosen = ChooseStorages(catalogue, storages);
-        var scenarioNames = scenarios ?? (clusterNodes >= 2 ? ClusterScenarioNames : quick ? QuickScenarios : DefaultScenarios);
-        foreach (var name in scenarioNames.Where(n => !Scenarios.Names.Contains(n)))
+        foreach (var name in (scenarios ?? []).Where(n => !Scenarios.Names.Contains(n)))
             throw new InputException($"--scenario: unknown scenario '{name}' (known: {string.Join(", ", Scenarios.Names)})");
+        var selected = scenarios?.Select(Scenarios.Parse).ToList() ?? (clusterNodes >= 2 ? ClusterScenarioNames : quick ? QuickScenarios : DefaultScenarios);
 
-        var cells = Scenarios.Names.Where(scenarioNames.Contains)
-            .SelectMany(s => chosen.Where(a => a.Serve(BenchApi.Of(s)) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen) || RepeatsAnEarlierRead(s, a, chosen))))
+        var cells = Enum.GetValues<Scenario>().Where(selected.Contains)
+            .SelectMany(s => chosen.Where(a => a.Serve(s.Api()) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen) || RepeatsAnEarlierRead(s, a, chosen))))
                 .Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
             .ToList();
         // A cache's benefit depends on skew: author-read also runs with zipfian keys on every selected
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
-        if (scenarioNames.Contains("author-read") && distribution is null && !quick && clusterNodes < 2)
+        if (selected.Contains(Scenario.AuthorRead) && distribution is null && !quick && clusterNodes < 2)
         {
-            var cached = chosen.Where(a => a.Caches.Length > 0 && a.Serve(BenchApi.Author)).ToList();
-            var uncached = chosen.Where(a => a.Caches.Length == 0 && a.Serve(BenchApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
-            cells.AddRange(uncached.Concat(cached).Select(a => new BenchCell("author-read", a.Name) { Distribution = "zipfian" }));
+            var cached = chosen.Where(a => a.Caches.Length > 0 && a.Serve(StorageApi.Author)).ToList();
+            var uncached = chosen.Where(a => a.Caches.Length == 0 && a.Serve(StorageApi.Author) && cached.Any(c => c.Servers.SequenceEqual(a.Servers)));
+            cells.AddRange(uncached.Concat(cached).Select(a => new BenchCell(Scenario.AuthorRead, a.Name) { Distribution = "zipfian" }));
         }
-        var clusterScenarios = clusterNodes >= 2 ? ClusterScenarioNames.Where(scenarioNames.Contains).ToList() : [];
+        var clusterScenarios = clusterNodes >= 2 ? ClusterScenarioNames.Where(selected.Contains).ToList() : [];
         var clusterStores = clusterScenarios.Count > 0 ? chosen.Where(a => a.Shardable).Select(a => a.Name).ToList() : [];
         var crossChecks = crossCheck ? chosen.Select(CrossCheckTarget.For).OfType<CrossCheckTarget>().ToList() : [];
         if (cells.Count == 0 && clusterStores.Count == 0)
@@ -92,8 +93,8 @@ public sealed record BenchMatrix(
     /// measurement (a read by primary key, an insert, on the same servers): the default run leaves
     /// it out and measures items only where authors are not served; <c>--scenario</c> runs them all.
     /// </summary>
-    public static bool RepeatsAnAuthorCell(string scenario, StorageDescription architecture) =>
-        BenchApi.Of(scenario) == BenchApi.Item && architecture.Serve(BenchApi.Author);
+    public static bool RepeatsAnAuthorCell(Scenario scenario, StorageDescription architecture) =>
+        scenario.Api() == StorageApi.Item && architecture.Serve(StorageApi.Author);
 
     /// <summary>
     /// A write on an architecture with the same servers, caches and stated durability as one before
@@ -101,9 +102,9 @@ public sealed record BenchMatrix(
     /// the same Tarantool write-ahead log has it) repeats that one's write cell: the default run
     /// leaves it out; <c>--scenario</c> or <c>--storage</c> without the earlier one runs it.
     /// </summary>
-    public static bool RepeatsAnEarlierWrite(string scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
+    public static bool RepeatsAnEarlierWrite(Scenario scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
         // Not kv-put: the key-value study compares each store's one node with its own cluster.
-        scenario.EndsWith("-write", StringComparison.Ordinal) && SameWritesAs(scenario, architecture.Name, chosen).Any();
+        scenario is not Scenario.KvPut && SameWritesAs(scenario, architecture.Name, chosen).Any();
 
     /// <summary>
     /// An author read on an architecture with the same servers and caches as one before it in the run
@@ -112,15 +113,13 @@ public sealed record BenchMatrix(
     /// overlap. The default run leaves it out (its 100 s kept the run under
     /// 45 minutes); <c>--scenario</c>, or <c>--storage</c> without the earlier one, runs it.
     /// </summary>
-    public static bool RepeatsAnEarlierRead(string scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
-        scenario == "author-read" && chosen.TakeWhile(a => a.Name != architecture.Name)
-            .Any(a => a.Serve(BenchApi.Author) && a.Servers.SequenceEqual(architecture.Servers) && a.Caches.SequenceEqual(architecture.Caches));
+    public static bool RepeatsAnEarlierRead(Scenario scenario, StorageDescription architecture, IReadOnlyList<StorageDescription> chosen) =>
+        scenario == Scenario.AuthorRead && chosen.TakeWhile(a => a.Name != architecture.Name)
+            .Any(a => a.Serve(StorageApi.Author) && a.Servers.SequenceEqual(architecture.Servers) && a.Caches.SequenceEqual(architecture.Caches));
 
     /// <summary>The architectures whose write cell of <paramref name="scenario"/> stands for this one's (<see cref="StorageCatalogue.SameWritesAs"/>).</summary>
-    public static IEnumerable<string> SameWritesAs(string scenario, string architecture, IReadOnlyList<StorageDescription> catalogue) =>
-        scenario.EndsWith("-write", StringComparison.Ordinal) || scenario == "kv-put"
-            ? new StorageCatalogue(catalogue).SameWritesAs(BenchApi.Of(scenario), architecture)
-            : [];
+    public static IEnumerable<string> SameWritesAs(Scenario scenario, string architecture, IReadOnlyList<StorageDescription> catalogue) =>
+        scenario.IsWrite() ? new StorageCatalogue(catalogue).SameWritesAs(scenario.Api(), architecture) : [];
 
     // Catalogue order; a name may be an alias (redis_aof). No filter: all of them.
     private static List<StorageDescription> ChooseStorages(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? names)

@@ -16,12 +16,12 @@ public sealed class BenchSteps(BenchContext context)
     private BenchProfile Profile => context.Profile;
 
     /// <summary>Writes a scenario's ammo (as <c>tank ammo</c>), never leaving a half-written file.</summary>
-    public void Ammo(string scenario, string storage, string address, long count, string file, KeyRange? authorIds = null, bool sequential = false,
+    public void Ammo(Scenario scenario, string storage, string address, long count, string file, KeyRange? authorIds = null, bool sequential = false,
         string? distribution = null, string? workload = null)
     {
         var options = new AmmoOptions
         {
-            Scenario = Scenarios.Parse(scenario),
+            Scenario = scenario,
             Storage = storage,
             Host = address,
             Count = count,
@@ -50,7 +50,7 @@ public sealed class BenchSteps(BenchContext context)
     public KeyRange AuthorIds(string storage, BenchTarget target, Workspace work)
     {
         var ammo = work["prefill.ammo"];
-        Ammo("author-write", storage, target.Address, Profile.PrefillCount, ammo);
+        Ammo(Scenario.AuthorWrite, storage, target.Address, Profile.PrefillCount, ammo);
         Shooter.Fire(new Shot { Config = context.LoadYaml, AmmoFile = ammo, Address = target.Address, Schedule = Profile.PrefillSchedule, OutDir = work["prefill"] }, context.Cancel);
         var last = target.Client.SaveAuthor(storage);
         return new KeyRange(Math.Max(1, last - Profile.PrefillCount), last - 1);
@@ -63,7 +63,7 @@ public sealed class BenchSteps(BenchContext context)
     public void KvPrefill(string storage, BenchTarget target, Workspace work)
     {
         var ammo = work["kv-prefill.ammo"];
-        Ammo("kv-put", storage, target.Address, Profile.KvKeys, ammo, sequential: true);
+        Ammo(Scenario.KvPut, storage, target.Address, Profile.KvKeys, ammo, sequential: true);
         var result = Shooter.Fire(new Shot { Config = context.KvPrefillYaml, AmmoFile = ammo, Address = target.Address, OutDir = work["kv-prefill"] }, context.Cancel);
         if (result.ExitCode != 0 || result.Errors > 0)
             throw new InvalidOperationException($"the key-value prefill of {storage} failed ({result.Errors} errors, exit {result.ExitCode})");

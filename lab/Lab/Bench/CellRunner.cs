@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 using System.Text.Json;
 using Tank.Ammo;
 using Tank.Commands;
@@ -20,14 +21,13 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     public void Measure(BenchCell cell, BenchTarget target, string outDir, string label)
     {
         var profile = context.Profile;
-        var api = BenchApi.Of(cell.Scenario);
-        var queueRead = cell.Scenario == "queue-read";
+        var queueRead = cell.Scenario == Scenario.QueueRead;
         using var work = new Workspace();
         Directory.CreateDirectory(outDir);
-        KeyRange? authorIds = cell.Scenario is "author-read" or "author-mixed" ? steps.AuthorIds(cell.Storage, target, work) : null;
+        KeyRange? authorIds = cell.Scenario is Scenario.AuthorRead or Scenario.AuthorMixed ? steps.AuthorIds(cell.Storage, target, work) : null;
         var ammoFile = Path.Combine(outDir, "ammo.txt");
         steps.Ammo(cell.Scenario, cell.Storage, target.Address, profile.AmmoCount, ammoFile, authorIds, distribution: cell.Distribution, workload: cell.Workload);
-        if (cell.Scenario == "kv-get") steps.KvPrefill(cell.Storage, target, work);
+        if (cell.Scenario == Scenario.KvGet) steps.KvPrefill(cell.Storage, target, work);
         // A read probe must take real messages, not measure empty-queue answers.
         var prefilled = queueRead ? steps.FillQueue(cell.Storage, profile.QueueProbeDepth) : 0;
         steps.Settle();
@@ -37,7 +37,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             (profile.Repeats > 1 ? $"; then {profile.Repeats} capacity searches" : ""));
 
         if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity));
-        long? depthStart = api == BenchApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
+        long? depthStart = cell.Scenario.Api() == StorageApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
         target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-before.txt"));
         Shooter.Fire(new Shot
         {
@@ -116,7 +116,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             if (overloaded || confirmationFailed)
                 context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(confirmationFailed ? ConfirmationRecoverySeconds : RecoverySeconds));
             var confirmation = seconds > plan.HoldSeconds;
-            if (cell.Scenario == "queue-read") TopUp(cell.Storage, target, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
+            if (cell.Scenario == Scenario.QueueRead) TopUp(cell.Storage, target, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
             var result = Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),

@@ -1,3 +1,4 @@
+using Tank.Ammo;
 using Harness;
 using Lab.Cluster;
 
@@ -48,7 +49,7 @@ public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRun
     {
         var profile = context.Profile;
         using var work = new Workspace();
-        steps.Ammo("kv-put", store, target.Address, 20_000, work["warm.ammo"]);
+        steps.Ammo(Scenario.KvPut, store, target.Address, 20_000, work["warm.ammo"]);
         ToolLog.Write($"warming the cluster: kv-put through node 0, closed model, {profile.ClusterWarmupSeconds} s");
         Shooter.Fire(new Shot
         {

@@ -9,12 +9,12 @@ namespace Lab.Bench;
 /// author read where it keeps authors, else an item read (its links) where it keeps items.
 /// <see cref="Template"/> is tank/wrk/ids.lua's path with <c>{id}</c> for the id.
 /// </summary>
-public sealed record CrossCheckTarget(string Storage, string Scenario, string Template)
+public sealed record CrossCheckTarget(string Storage, Scenario Scenario, string Template)
 {
-    public bool NeedsAuthors => Scenario == "author-read";
+    public bool NeedsAuthors => Scenario == Scenario.AuthorRead;
 
     public static CrossCheckTarget? For(StorageDescription entry) =>
-        entry.Serve(BenchApi.Author) ? new(entry.Name, "author-read", $"/Author/Get?id={{id}}&storage={entry.Name}")
-        : entry.Serve(BenchApi.Item) ? new(entry.Name, "item-read", $"/item/{{id}}/locations?storage={entry.Name}")
+        entry.Serve(StorageApi.Author) ? new(entry.Name, Scenario.AuthorRead, $"/Author/Get?id={{id}}&storage={entry.Name}")
+        : entry.Serve(StorageApi.Item) ? new(entry.Name, Scenario.ItemRead, $"/item/{{id}}/locations?storage={entry.Name}")
         : null;
 }

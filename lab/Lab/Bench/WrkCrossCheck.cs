@@ -43,13 +43,13 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
         {
             Config = context.LoadYaml, AmmoFile = ammoFile, Address = target.Address, OutDir = Path.Combine(dir, "tank"),
             Schedule = $"const({connections}, 1s) const(0, {seconds - 1}s)", Instances = connections,
-            Storage = check.Storage, Scenario = check.Scenario, Cpu = target.Cpu, Label = $"cross-check {check.Storage}",
+            Storage = check.Storage, Scenario = check.Scenario.Name(), Cpu = target.Cpu, Label = $"cross-check {check.Storage}",
         }, context.Cancel);
         var root = context.Options.Root.TrimEnd('/') + "/";
         var wrkJson = new Dictionary<string, object>
         {
             ["storage"] = check.Storage,
-            ["scenario"] = check.Scenario,
+            ["scenario"] = check.Scenario.Name(),
             ["endpoint"] = "GET " + check.Template.Replace("{id}", "…", StringComparison.Ordinal),
             ["connections"] = connections,
             ["duration_s"] = seconds,
@@ -59,14 +59,14 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
             ["command"] = string.Join(' ', command).Replace(root, "", StringComparison.Ordinal),
         };
         File.WriteAllText(Path.Combine(dir, "wrk.json"), JsonSerializer.Serialize(wrkJson, new JsonSerializerOptions { WriteIndented = true }) + "\n");
-        ToolLog.Write($"cross-check {check.Storage} {check.Scenario}: wrk {parsed.Rps} rps, tank {BenchSteps.Capacity(Path.Combine(dir, "tank"))} rps ({connections} connections, {seconds} s each)");
+        ToolLog.Write($"cross-check {check.Storage} {check.Scenario.Name()}: wrk {parsed.Rps} rps, tank {BenchSteps.Capacity(Path.Combine(dir, "tank"))} rps ({connections} connections, {seconds} s each)");
         CheckRate(check, target, ids, dir, root);
     }
 
     /// <summary>The cell's confirmed rate sent again by wrk, paced (tank/wrk/paced.lua), for as long as a confirmation.</summary>
     private void CheckRate(CrossCheckTarget check, BenchTarget target, KeyRange ids, string dir, string root)
     {
-        var confirmed = CapacityFile.TryRead(Path.Combine(context.RunDir, "runs", check.Storage, check.Scenario))?.ConfirmedRps ?? 0;
+        var confirmed = CapacityFile.TryRead(Path.Combine(context.RunDir, "runs", check.Storage, check.Scenario.Name()))?.ConfirmedRps ?? 0;
         if (confirmed <= 0) return;
         var seconds = context.Profile.ConfirmSeconds;
         string[] command = ["wrk", "-t1", $"-c{context.Profile.CrossCheckConnections}", $"-d{seconds}s", "--latency", "-s", Path.Combine(context.Options.Root, "tank", "wrk", "paced.lua"),
@@ -77,10 +77,10 @@ public sealed class WrkCrossCheck(BenchContext context, BenchSteps steps)
         var parsed = WrkOutput.Parse(wrk.Output);
         var p99 = WrkOutput.P99Ms(wrk.Output);
         if (parsed is null || p99 is null) throw new InvalidOperationException($"wrk gave no rate or p99 for {check.Storage}: see {dir}/wrk-rate.txt");
-        var rate = new RateCheck(check.Storage, check.Scenario, confirmed, parsed.Value.Rps, p99.Value, context.Options.SloMs, seconds,
+        var rate = new RateCheck(check.Storage, check.Scenario.Name(), confirmed, parsed.Value.Rps, p99.Value, context.Options.SloMs, seconds,
             string.Join(' ', command).Replace(root, "", StringComparison.Ordinal));
         CrossCheckReader.WriteRate(dir, rate);
-        ToolLog.Write($"rate check {check.Storage} {check.Scenario}: confirmed {confirmed} rps; wrk paced at it sent {parsed.Value.Rps} rps, p99 {p99:F2} ms: {rate.Verdict()}");
+        ToolLog.Write($"rate check {check.Storage} {check.Scenario.Name()}: confirmed {confirmed} rps; wrk paced at it sent {parsed.Value.Rps} rps, p99 {p99:F2} ms: {rate.Verdict()}");
     }
 
     private static long ReapedTicks()

@@ -9,7 +9,7 @@ public static class AbMatrix
 {
     public static IReadOnlyList<string> Storages(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? selected)
     {
-        var items = catalogue.Where(e => e.Serve("Item")).Select(e => e.Name).ToArray();
+        var items = catalogue.Where(e => e.Serve(StorageApi.Item)).Select(e => e.Name).ToArray();
         if (selected is null) return items;
         foreach (var storage in selected.Where(s => !items.Contains(s, StringComparer.OrdinalIgnoreCase)))
             throw new InputException($"--storage: '{storage}' serves no items on this service (known: {string.Join(", ", items)})");

@@ -13,7 +13,7 @@ public static class SiegeMatrix
 {
     public static IReadOnlyList<string> Queues(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? selected)
     {
-        var queues = catalogue.Where(e => e.Serve("Queue")).ToArray();
+        var queues = catalogue.Where(e => e.Serve(StorageApi.Queue)).ToArray();
         if (selected is null) return queues.Select(e => e.StudyName()).ToArray();
         // A selection is taken as spelled (a name or an alias): the queue routes accept both.
         var known = queues.SelectMany(e => e.Aliases.Prepend(e.Name)).ToHashSet(StringComparer.OrdinalIgnoreCase);

@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 using Harness.CommandLine;
 
 namespace Tank.Ammo;
@@ -15,6 +16,22 @@ public static class Scenarios
         : throw new InputException($"unknown scenario '{text}' (expected {string.Join(", ", Names)})");
 
     public static string Name(this Scenario scenario) => Names[(int)scenario];
+
+    /// <summary>The API it exercises, by the catalogue's name for it (an architecture's <c>serves</c>).</summary>
+    public static string Api(this Scenario scenario) => scenario switch
+    {
+        Scenario.AuthorWrite or Scenario.AuthorRead or Scenario.AuthorMixed => StorageApi.Author,
+        Scenario.ItemRead or Scenario.ItemWrite => StorageApi.Item,
+        Scenario.QueueWrite or Scenario.QueueRead or Scenario.QueueMixed => StorageApi.Queue,
+        _ => StorageApi.KeyValue,
+    };
+
+    /// <summary>Writes only: a save, a location set, a queue write, a key-value put.</summary>
+    public static bool IsWrite(this Scenario scenario) =>
+        scenario is Scenario.AuthorWrite or Scenario.ItemWrite or Scenario.QueueWrite or Scenario.KvPut;
+
+    /// <summary>A blend of the API's read and write (author-mixed, queue-mixed).</summary>
+    public static bool IsMixed(this Scenario scenario) => scenario is Scenario.AuthorMixed or Scenario.QueueMixed;
 
     /// <summary>
     /// uri holds only GETs and uripost only POSTs, so the author and item mixed scenarios are
