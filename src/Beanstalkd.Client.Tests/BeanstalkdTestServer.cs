@@ -1,22 +1,25 @@
+using IntegrationService;
 
 namespace Beanstalkd.Client.Tests;
 
 /// <summary>
-/// The tests' own beanstalkd, which the project's scripts start on TEST_BEANSTALKD_PORT (default
-/// 11301). A missing server fails the tests that use it. Every test works in a tube of its own
+/// The tests' own beanstalkd, which the project's scripts start on TEST_BEANSTALKD_PORT (default: its tests' port in
+/// infra/config/ports.txt). A missing server fails the tests that use it. Every test works in a tube of its own
 /// (<see cref="NewTube"/>), so tests never see each other's jobs nor anyone else's.
 /// </summary>
 internal static class BeanstalkdTestServer
 {
-    /// <summary>beanstalkd's default port, where the user's own server listens: never the tests'.</summary>
-    public const int UserPort = 11300;
+    private static readonly PortTable Ports = PortTable.OfThisCheckout() ?? throw new InvalidOperationException("infra/config/ports.txt not found above the test binaries");
+
+    /// <summary>The port of the user's own server (infra/config/ports.txt): never the tests'.</summary>
+    public static int UserPort => Ports.User("BEANSTALKD");
 
     public static int Port
     {
         get
         {
             var value = Environment.GetEnvironmentVariable("TEST_BEANSTALKD_PORT");
-            var port = int.TryParse(value, out var parsed) ? parsed : 11301;
+            var port = int.TryParse(value, out var parsed) ? parsed : Ports.Test("BEANSTALKD");
             if (port == UserPort)
             {
                 throw new InvalidOperationException(

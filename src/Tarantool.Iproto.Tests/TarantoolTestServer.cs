@@ -1,21 +1,24 @@
+using IntegrationService;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Tarantool.Iproto.Tests;
 
 /// <summary>
-/// The tests' own Tarantool, which the project's scripts start on TEST_TARANTOOL_PORT (default 13302;
+/// The tests' own Tarantool, which the project's scripts start on TEST_TARANTOOL_PORT (default: its tests' port in infra/config/ports.txt;
 /// <c>script/services --test up tarantool</c>). A missing server fails the tests that use it.
 /// </summary>
 internal static class TarantoolTestServer
 {
-    /// <summary>The port of the user's own server (script/lib.sh): never the tests'.</summary>
-    public const int UserPort = 13301;
+    private static readonly PortTable Ports = PortTable.OfThisCheckout() ?? throw new InvalidOperationException("infra/config/ports.txt not found above the test binaries");
+
+    /// <summary>The port of the user's own server (infra/config/ports.txt): never the tests'.</summary>
+    public static int UserPort => Ports.User("TARANTOOL");
 
     public static int Port
     {
         get
         {
-            var port = int.TryParse(Environment.GetEnvironmentVariable("TEST_TARANTOOL_PORT"), out var parsed) ? parsed : 13302;
+            var port = int.TryParse(Environment.GetEnvironmentVariable("TEST_TARANTOOL_PORT"), out var parsed) ? parsed : Ports.Test("TARANTOOL");
             if (port == UserPort)
             {
                 throw new InvalidOperationException(

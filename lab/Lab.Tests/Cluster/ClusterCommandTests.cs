@@ -84,7 +84,8 @@ public sealed class ClusterCommandTests
         var root = Directory.CreateTempSubdirectory().FullName;
         try
         {
-            var cluster = new LocalCluster(ClusterSettings.From(root, _ => null));
+            var ports = new Dictionary<string, string> { ["PG_PORT"] = "1", ["PORT"] = "2", ["CLUSTER_TARANTOOL_PORT"] = "3", ["CLUSTER_REDIS_PORT"] = "4" };
+            var cluster = new LocalCluster(ClusterSettings.From(root, ports.GetValueOrDefault));
             cluster.Down();
             var status = new StringWriter();
             Assert.Equal(1, cluster.Status(status));

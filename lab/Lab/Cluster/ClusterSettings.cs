@@ -1,3 +1,4 @@
+using IntegrationService;
 using System.Globalization;
 using Harness.CommandLine;
 
@@ -26,21 +27,26 @@ public sealed record ClusterSettings(string Root, string DataDir, int PgPort, st
 
     public static ClusterSettings From(string root, Func<string, string?> environment)
     {
-        int Port(string name, int fallback) =>
-            environment(name) is { Length: > 0 } text
-                ? int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535
-                    ? port
-                    : throw new InputException($"{name}: '{text}' is not a port")
-                : fallback;
         // Under script/test (its own servers) the nodes' stores take ports of their own as well.
         var test = environment("TEST_INSTANCES") == "1";
+        // The environment script/lib.sh sets wins; else infra/config/ports.txt of the checkout at root.
+        var table = PortTable.Find(root);
+        int Port(string name, string row, bool testColumn = true)
+        {
+            if (environment(name) is { Length: > 0 } text)
+                return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535
+                    ? port
+                    : throw new InputException($"{name}: '{text}' is not a port");
+            if (table is null) throw new InputException($"{name} is not set and {Path.Combine(root, PortTable.RelativePath)} is missing");
+            return test && testColumn ? table.Test(row) : table.User(row);
+        }
         return new ClusterSettings(
             root,
             environment("DATA_DIR") is { Length: > 0 } data ? Path.GetFullPath(data) : Path.Combine(root, ".data"),
-            Port("PG_PORT", 15432),
+            Port("PG_PORT", "PG"),
             environment("PG_BIN") ?? "",
-            Port("PORT", 8080),
-            Port("CLUSTER_TARANTOOL_PORT", test ? 13411 : 13311),
-            Port("CLUSTER_REDIS_PORT", test ? 16511 : 16411));
+            Port("PORT", "SERVICE", testColumn: false),
+            Port("CLUSTER_TARANTOOL_PORT", "CLUSTER_TARANTOOL"),
+            Port("CLUSTER_REDIS_PORT", "CLUSTER_REDIS"));
     }
 }

@@ -4,7 +4,7 @@ namespace IntegrationService;
 /// infra/config/ports.txt: every port our local servers listen on, the user's (script/services up)
 /// and the tests' (script/services --test up), one row per name: <c>NAME USER TEST NOTE…</c>,
 /// "-" for none, '#' comments. The one table that script/lib.sh, the test fixture and the
-/// service's default endpoints (<see cref="PortTableConfiguration"/>) read.
+/// service's default endpoints (PortTableConfiguration) and the lab's cluster read.
 /// </summary>
 public sealed class PortTable
 {
