@@ -9,11 +9,13 @@ FROM mcr.microsoft.com/dotnet/sdk:10.0 AS build
 WORKDIR /src
 COPY Directory.Build.props Directory.Packages.props ./
 COPY IntegrationService/IntegrationService.csproj IntegrationService/
+COPY src/IntegrationService.Contracts/IntegrationService.Contracts.csproj src/IntegrationService.Contracts/
 COPY src/Tarantool.Iproto/Tarantool.Iproto.csproj src/Tarantool.Iproto/
 COPY src/Beanstalkd.Client/Beanstalkd.Client.csproj src/Beanstalkd.Client/
 COPY src/Wire.Connections/Wire.Connections.csproj src/Wire.Connections/
 RUN dotnet restore IntegrationService/IntegrationService.csproj
 COPY IntegrationService/ IntegrationService/
+COPY src/IntegrationService.Contracts/ src/IntegrationService.Contracts/
 COPY src/Tarantool.Iproto/ src/Tarantool.Iproto/
 COPY src/Beanstalkd.Client/ src/Beanstalkd.Client/
 COPY src/Wire.Connections/ src/Wire.Connections/
