@@ -45,7 +45,7 @@ public sealed class CliTests
     {
         var output = new StringWriter();
         var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
-        Assert.Equal(0, CrashCli.Run(["cluster", "--cluster-script", "script/cluster", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+        Assert.Equal(0, CrashCli.Run(["cluster", "--root", ".", "--port", "19200", "--catalogue", catalogue, "--out", "x",
             "--storage", "tarantool-memtx", "--plan"], output, TextWriter.Null));
         Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing\t200/s (default)", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing\t200/s (default)"],
             output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -56,7 +56,7 @@ public sealed class CliTests
     {
         var error = new StringWriter();
         var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
-        Assert.Equal(CrashCli.InputError, CrashCli.Run(["cluster", "--cluster-script", "s", "--port", "19200", "--catalogue", catalogue, "--out", "x",
+        Assert.Equal(CrashCli.InputError, CrashCli.Run(["cluster", "--root", "s", "--port", "19200", "--catalogue", catalogue, "--out", "x",
             "--storage", "redis-cluster"], TextWriter.Null, error));
         Assert.Contains("'redis-cluster' is not a shardable key-value architecture", error.ToString());
     }

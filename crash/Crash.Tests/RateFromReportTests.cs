@@ -160,7 +160,7 @@ public sealed class RateFromReportTests : IDisposable
             "--out", Path.Combine(_report, "out"), "--plan", .. args]);
 
     private (int Code, string Output, string Error) Cluster(params string[] args) =>
-        Run(["cluster", "--cluster-script", "script/cluster", "--port", "19300", "--catalogue", Catalogue, "--out", Path.Combine(_report, "out"),
+        Run(["cluster", "--root", ".", "--port", "19300", "--catalogue", Catalogue, "--out", Path.Combine(_report, "out"),
             "--storage", "tarantool-memtx", "--fault", "node-kill", "--rate-from", _report, "--plan", .. args]);
 
     private static (int Code, string Output, string Error) Run(string[] args)

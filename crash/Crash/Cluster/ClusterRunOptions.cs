@@ -5,8 +5,8 @@ namespace Crash.Cluster;
 /// <summary>The options of <c>crash cluster</c> (see <see cref="Commands.ClusterCommand"/>).</summary>
 public sealed record ClusterRunOptions
 {
-    /// <summary>script/cluster.</summary>
-    public required string Script { get; init; }
+    /// <summary>The checkout whose script/services, data directory and port table the cluster uses.</summary>
+    public required string Root { get; init; }
     public required int Nodes { get; init; }
     /// <summary>Node i listens on Port + i.</summary>
     public required int Port { get; init; }

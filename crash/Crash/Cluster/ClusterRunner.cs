@@ -8,7 +8,7 @@ using IntegrationService.Http;
 namespace Crash.Cluster;
 
 /// <summary>
-/// Crash runs on a sharded key-value cluster: per architecture a cluster of script/cluster, and per
+/// Crash runs on a sharded key-value cluster: per architecture a cluster (the lab's, in this process), and per
 /// fault one run writing through node 0 (a <see cref="CrashTest"/> of kind kv) while node 1 is
 /// killed and restarted, or paused; its writes split by owner (<see cref="OwnerSplit"/>) and judged
 /// (<see cref="ClusterCheck"/>); then summary.json and summary.md as a matrix writes them.
@@ -21,15 +21,15 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
     public async Task<int> RunAsync(IReadOnlyList<StorageDescription> storages, IReadOnlyList<NodeFault> faults, StorageCatalogue catalogue)
     {
         Directory.CreateDirectory(options.Out);
-        var script = new ClusterScript(options.Script);
+        var clusters = new ClusterUnderTest(options.Root);
         var results = new List<RunResult>();
         var status = 0;
         foreach (var storage in storages)
         {
             try
             {
-                using var cluster = script.Up(options.Nodes, storage.Name, options.Port);
-                var pids = script.NodePids();
+                using var cluster = clusters.Up(options.Nodes, storage.Name, options.Port);
+                var pids = clusters.NodePids();
                 var nodes = Enumerable.Range(0, options.Nodes).Select(i => new ClusterNode(i, $"http://127.0.0.1:{options.Port + i}", pids[i])).ToList();
                 var hashing = await HashingAsync(nodes[0].Url).ConfigureAwait(false);
                 try
@@ -48,7 +48,7 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
                     foreach (var node in nodes) node.StopRestarted();
                 }
             }
-            catch (Exception e) when (e is InvalidOperationException or KeyNotFoundException or HttpRequestException)
+            catch (Exception e) when (e is InvalidOperationException or KeyNotFoundException or HttpRequestException or Lab.Cluster.ClusterException or Harness.CommandLine.InputException)
             {
                 Console.Error.WriteLine($"crash: {storage.Name}: the cluster could not be run: {e.Message}");
                 status = MatrixRunner.ControlFailed;

@@ -15,7 +15,7 @@ namespace Crash.Commands;
 /// </summary>
 public sealed class ClusterCommand : Command
 {
-    private readonly Option<string> _script = CliOption.Create("--cluster-script", "script/cluster: brings a cluster up and down, names its pids", ValueParsers.NonEmpty, "script").Require();
+    private readonly Option<string> _root = CliOption.Create("--root", "The checkout: its script/services, data directory and infra/config/ports.txt run the cluster", ValueParsers.NonEmpty, "dir").Require();
     private readonly Option<long> _nodes = CliOption.Create("--nodes", "Nodes of the cluster (at least 2: node 1 is struck)", ValueParsers.WholeNumber(min: 2), "n").WithDefault(3);
     private readonly Option<long> _port = CliOption.Create("--port", "Node i listens on PORT + i", ValueParsers.WholeNumber(min: 1024), "port").Require();
     private readonly Option<string> _catalogue = CliOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json)", ValueParsers.NonEmpty, "file").Require();
@@ -34,7 +34,7 @@ public sealed class ClusterCommand : Command
 
     public ClusterCommand() : base("cluster", "Crash runs on a sharded key-value cluster: for each shardable architecture, node 1 killed or paused while writes go through node 0")
     {
-        foreach (var option in new Option[] { _script, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _sloMs }.Concat(_rates.All))
+        foreach (var option in new Option[] { _root, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -56,7 +56,7 @@ public sealed class ClusterCommand : Command
         if (port + nodes > 65_535) throw new InputException($"--port: {port} + {nodes} nodes goes beyond 65535");
         var options = new ClusterRunOptions
         {
-            Script = Path.GetFullPath(parse.GetRequiredValue(_script)),
+            Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
             Nodes = nodes,
             Port = port,
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
