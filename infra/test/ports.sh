@@ -26,8 +26,13 @@ trap cleanup EXIT
 echo "32768 60999" >"$TMP/debian-range"
 : >"$TMP/no-reserved"
 
-# Runs a command in a shell that sourced script/lib.sh (with the environment given before it).
-lib() { bash -c 'set -euo pipefail; source "$0/script/lib.sh"; eval "$1"' "$ROOT" "$1"; }
+# Runs the last argument in a shell that sourced script/lib.sh, in an environment of its own: none of
+# the caller's NAME_PORT, TEST_* or DATA_DIR (script/test runs this with the test instances' exported),
+# only the VAR=value arguments before it.
+lib() {
+  local code="${*: -1}"
+  env -i PATH="$PATH" HOME="${HOME:-/root}" "${@:1:$#-1}" bash -c 'set -euo pipefail; source "$0/script/lib.sh"; eval "$1"' "$ROOT" "$code"
+}
 
 # ---- the table ------------------------------------------------------------------------------
 
@@ -58,9 +63,9 @@ row() { awk -v name="$1" -v col="$2" '$1 == name { print $col }' "$TABLE"; }
 check "lib.sh: REDIS_AOF_PORT and TEST_REDIS_AOF_PORT are the table's" \
   test "$(lib 'echo "$REDIS_AOF_PORT $TEST_REDIS_AOF_PORT"')" = "$(row REDIS_AOF 2) $(row REDIS_AOF 3)"
 check "lib.sh: RABBITMQ_DIST_PORT is the table's" test "$(lib 'echo "$RABBITMQ_DIST_PORT"')" = "$(row RABBITMQ_DIST 2)"
-check "lib.sh: the environment wins over the table" test "$(REDIS_AOF_PORT=16481 lib 'echo "$REDIS_AOF_PORT"')" = 16481
+check "lib.sh: the environment wins over the table" test "$(lib REDIS_AOF_PORT=16481 'echo "$REDIS_AOF_PORT"')" = 16481
 check "lib.sh: use_test_instances switches to the test column" \
-  test "$(TEST_DATA_DIR="$TMP/test" lib 'use_test_instances; echo "$RABBITMQ_DIST_PORT $BENCH_PORT $USER_RABBITMQ_DIST_PORT"')" \
+  test "$(lib TEST_DATA_DIR="$TMP/test" 'use_test_instances; echo "$RABBITMQ_DIST_PORT $BENCH_PORT $USER_RABBITMQ_DIST_PORT"')" \
   = "$(row RABBITMQ_DIST 3) $(row BENCH 3) $(row RABBITMQ_DIST 2)"
 check "lib.sh: a port that is not a number is refused" refuses env NATS_PORT=42x bash -c 'source "$0/script/lib.sh"' "$ROOT"
 
@@ -74,8 +79,8 @@ for range in "$TMP/debian-range" /proc/sys/net/ipv4/ip_local_port_range; do
       entries=(); for port in $(ports_taken "") $(ports_taken TEST_); do entries+=("$port TABLE table"); done
       check_ephemeral_ports "${entries[@]}"' "$ROOT"
 done
-inside="$(EPHEMERAL_RANGE_FILE="$TMP/debian-range" RESERVED_PORTS_FILE="$TMP/no-reserved" RABBITMQ_DIST_PORT=35674 \
-  lib 'check_ephemeral_ports "$(server_ports rabbitmq | tail -n 1)"' 2>&1)" && inside_rc=0 || inside_rc=$?
+inside="$(lib EPHEMERAL_RANGE_FILE="$TMP/debian-range" RESERVED_PORTS_FILE="$TMP/no-reserved" RABBITMQ_DIST_PORT=35674 \
+  'check_ephemeral_ports "$(server_ports rabbitmq | tail -n 1)"' 2>&1)" && inside_rc=0 || inside_rc=$?
 check "a port inside the range (RABBITMQ_DIST_PORT=35674) is refused" test "$inside_rc" -ne 0
 check "the refusal names the port, the server, the range, the variable and the reservation" \
   grep -q "rabbitmq.*port 35674 .*32768-60999.*RABBITMQ_DIST_PORT.*ip_local_reserved_ports=35674" <<<"$inside"
