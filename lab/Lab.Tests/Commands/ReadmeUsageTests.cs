@@ -7,34 +7,42 @@ using Harness.CommandLine;
 namespace Lab.Tests.Commands;
 
 /// <summary>
-/// tank/README.md's and lab/README.md's "CLI contract" tables are hand-written (it carries prose the help does not), so
-/// it is checked against the parser that --help is generated from: the same commands, every
-/// option in the row of its command and no other, <c>[--x]</c> exactly for optional ones, and one
+/// tank/README.md's and lab/README.md's "CLI contract" sections are hand-written (they carry prose the
+/// help does not), so each is checked against the parser that --help is generated from: a table row and
+/// a usage line for every command and no other, every option in its command's usage line and no other, <c>[--x]</c> exactly for optional ones, and one
 /// <c>&lt;placeholder&gt;</c> per positional argument.
 /// </summary>
 public sealed partial class ReadmeUsageTests
 {
-    [GeneratedRegex(@"^\| `\$[TL] (?<command>[a-z]+)(?<usage>.*?)` \|")]
-    private static partial Regex ContractRow();
+    [GeneratedRegex(@"^\$[TL] (?<command>[a-z]+)(?<usage>.*)$")]
+    private static partial Regex UsageLine();
+
+    [GeneratedRegex(@"^\| `(?<command>[a-z]+)` \|")]
+    private static partial Regex TableRow();
 
     [GeneratedRegex(@"--[a-z][a-z0-9-]*")]
     private static partial Regex OptionName();
 
     private sealed record UsageOption(string Name, bool Optional);
 
-    private static Dictionary<string, string> ReadmeRows(string tool)
+    // The "CLI contract" section: a table row per command, and a usage line per command in its code block.
+    private static (Dictionary<string, string> Usage, List<string> TableRows) Contract(string tool)
     {
         var readme = File.ReadAllLines(Path.Combine(ToolDir(tool), "README.md"));
         var start = Array.FindIndex(readme, l => l.StartsWith("## CLI contract", StringComparison.Ordinal));
         Assert.True(start >= 0, $"{tool}/README.md has no '## CLI contract' section");
-        var rows = new Dictionary<string, string>();
+        var usage = new Dictionary<string, string>();
+        var rows = new List<string>();
         foreach (var line in readme.Skip(start + 1).TakeWhile(l => !l.StartsWith("## ", StringComparison.Ordinal)))
         {
-            var match = ContractRow().Match(line);
-            if (match.Success) Assert.True(rows.TryAdd(match.Groups["command"].Value, match.Groups["usage"].Value), $"two rows for {match.Groups["command"].Value}");
+            if (UsageLine().Match(line) is { Success: true } u)
+                Assert.True(usage.TryAdd(u.Groups["command"].Value, u.Groups["usage"].Value), $"two usage lines for {u.Groups["command"].Value}");
+            if (TableRow().Match(line) is { Success: true } r) rows.Add(r.Groups["command"].Value);
         }
-        return rows;
+        return (usage, rows);
     }
+
+    private static Dictionary<string, string> ReadmeRows(string tool) => Contract(tool).Usage;
 
     // An option is optional when it stands inside [...] in the usage.
     private static List<UsageOption> ReadmeOptions(string usage)
@@ -67,8 +75,13 @@ public sealed partial class ReadmeUsageTests
 
     [Theory]
     [MemberData(nameof(ToolNames))]
-    public void TheReadmeHasARowForEveryCommandAndNoOther(string tool) =>
-        Assert.Equal(Tools.Build(tool).Subcommands.Select(c => c.Name).Order(), ReadmeRows(tool).Keys.Order());
+    public void TheReadmeHasARowAndAUsageLineForEveryCommandAndNoOther(string tool)
+    {
+        var commands = Tools.Build(tool).Subcommands.Select(c => c.Name).Order().ToList();
+        var (usage, rows) = Contract(tool);
+        Assert.Equal(commands, usage.Keys.Order());
+        Assert.Equal(commands, rows.Order());
+    }
 
     [Theory]
     [MemberData(nameof(ToolNames))]
