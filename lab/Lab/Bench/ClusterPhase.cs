@@ -37,7 +37,15 @@ public sealed class ClusterPhase(BenchContext context, BenchSteps steps, CellRun
             }
             finally
             {
-                cluster.Down();
+                // As script/cluster down did: a failure to stop is reported, and never hides the run's own error.
+                try
+                {
+                    cluster.Down();
+                }
+                catch (ClusterException e)
+                {
+                    ToolLog.Write($"taking the {store} cluster down: {e.Message}");
+                }
             }
         }
     }
