@@ -26,7 +26,7 @@ public sealed class TimelineTests
     [Fact]
     public void P99ComesBackWhenItHoldsUnderTheSloAfterTheFaultAndThe503sMeanwhileAreCounted()
     {
-        var timeline = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        var timeline = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10);
         Assert.Equal(10, timeline.Seconds.Count);
         Assert.Equal((10L, 10L, 50.0), (timeline.Seconds[3].Sent, timeline.Seconds[3].Http503, timeline.Seconds[5].P99Ms!.Value));
         Assert.Equal(2, timeline.P99BackS);
@@ -38,7 +38,7 @@ public sealed class TimelineTests
     {
         // From 1 s to 2 s the sender fell 40 ms behind: each write went 40 ms after it was due and took 2 ms.
         var writes = Writes().Select(w => { if (w.DueS is >= 1 and < 2) { w.SentS = w.DueS + 0.040; w.CompletedS = w.SentS + 0.002; } return w; }).ToList();
-        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10);
         Assert.Equal(42, timeline.Seconds[1].P99Ms!.Value, 3);
         Assert.Equal(10, timeline.Seconds[1].Sent);
         Assert.Equal(42, timeline.BaselineP99Ms!.Value, 3);
@@ -48,7 +48,35 @@ public sealed class TimelineTests
     public void AP99ThatNeverComesBackIsNull()
     {
         var writes = Writes().Select(w => { if (w.DueS >= 5) w.CompletedS = w.DueS + 0.05; return w; }).ToList();
-        Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5).P99BackS);
+        Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10).P99BackS);
+    }
+
+    [Fact]
+    public void FewerThanTheHeldSecondsUnderTheSloAtTheRunsEndAreNotARecovery()
+    {
+        // p99 at 50 ms until 8 s: only seconds 8 and 9 are under the SLO before the run ends, not the 3 it must hold.
+        var writes = Writes().Select(w => { if (w.DueS is >= 5 and < 8) w.CompletedS = w.DueS + 0.05; return w; }).ToList();
+        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10);
+        Assert.Null(timeline.P99BackS);
+        Assert.Null(timeline.BaselineBackS);
+        Assert.Contains("p99 not back under the SLO within the run", TimelineSvg.Render(timeline, "x"));
+        Assert.Contains("| not within the run |", Crash.Matrix.MatrixSummary.Timelines([new CrashResult { Label = "x", Timeline = timeline }]));
+    }
+
+    [Fact]
+    public void ALastSecondCutShortByTheRunsEndIsNotAWholeSecondUnderTheSlo()
+    {
+        // A run of 9.5 s: p99 back under the SLO at 7 s, but 9 s holds only half a second of writes.
+        var writes = Writes().Where(w => w.DueS < 9.5).ToList();
+        Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 9.5).P99BackS);
+    }
+
+    [Fact]
+    public void ASecondWithoutWritesBreaksTheSecondsInARow()
+    {
+        // Nothing was due in second 8 (every write skipped): 7 and 9 are not three seconds in a row under the SLO.
+        var writes = Writes().Where(w => w.DueS is < 8 or >= 9).ToList();
+        Assert.Null(RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10).P99BackS);
     }
 
     [Fact]
@@ -60,14 +88,14 @@ public sealed class TimelineTests
             if (w.Class == ResponseClass.Ack) w.CompletedS = w.DueS + (w.DueS is >= 5 and < 7 ? 0.050 : 0.030);
             return w;
         }).ToList();
-        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        var timeline = RunTimeline.Of(writes, sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10);
         Assert.Null(timeline.P99BackS);
         Assert.Equal(30, timeline.BaselineP99Ms!.Value, 3);
         Assert.Equal(2, timeline.BaselineBackS);
         Assert.Contains("back to its 30 ms before the fault (grey) 2 s after", TimelineSvg.Render(timeline, "x"));
 
         // Under the SLO before the fault, both measures are the same.
-        var clean = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5);
+        var clean = RunTimeline.Of(Writes(), sloMs: 10, faultStartedS: 3, faultEndedS: 5, runSeconds: 10);
         Assert.Equal(2, clean.BaselineP99Ms!.Value, 3);
         Assert.Equal(clean.P99BackS, clean.BaselineBackS);
     }
@@ -75,7 +103,7 @@ public sealed class TimelineTests
     [Fact]
     public void TheChartShadesTheFaultAndDrawsTheSlo()
     {
-        var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 5), "postgres kv db-stop <x>");
+        var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 5, 10), "postgres kv db-stop <x>");
         Assert.StartsWith("<svg", svg);
         Assert.Contains("<title>fault 3–5 s</title>", svg);
         Assert.Contains("SLO 10 ms (red)", svg);

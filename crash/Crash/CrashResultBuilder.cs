@@ -67,7 +67,7 @@ internal static class CrashResultBuilder
             FirstFailureS = Round(recovery.FirstFailureS),
             LastFailureS = Round(recovery.LastFailureS),
             ReadBackReadyS = Round(run.ReadBackReadyS),
-            Timeline = Timeline.RunTimeline.Of(run.Writes, options.SloMs, Round(run.Fault?.StartedS), Round(run.Fault?.EndedS)),
+            Timeline = Timeline.RunTimeline.Of(run.Writes, options.SloMs, Round(run.Fault?.StartedS), Round(run.Fault?.EndedS), options.Seconds),
             Examples = new CrashExamples
             {
                 Lost = Examples(Verdict.Lost),

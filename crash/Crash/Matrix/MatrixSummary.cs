@@ -72,13 +72,16 @@ public static class MatrixSummary
         {
             var t = r.Timeline!;
             var window = t.FaultEndedS is { } end && t.FaultStartedS is { } start ? string.Create(CultureInfo.InvariantCulture, $"{start:0.#}–{end:0.#} s") : "";
-            var back = t.P99BackS is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : "never";
+            var back = t.P99BackS is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : NotWithinTheRun;
             var baseline = t.BaselineP99Ms is { } p ? string.Create(CultureInfo.InvariantCulture, $"{p:0.##} ms") : "—";
-            var baselineBack = t.BaselineBackS is { } bb ? string.Create(CultureInfo.InvariantCulture, $"{bb:0.##} s") : t.BaselineP99Ms is null ? "—" : "never";
+            var baselineBack = t.BaselineBackS is { } bb ? string.Create(CultureInfo.InvariantCulture, $"{bb:0.##} s") : t.BaselineP99Ms is null ? "—" : NotWithinTheRun;
             text.AppendLine($"| {r.Label} | {window} | {back} | {N(t.Shed503)} | {baseline} | {baselineBack} | [{ChartFile(r.Label)}]({ChartFile(r.Label)}) |");
         }
         return text.ToString();
     }
+
+    /// <summary>What a run that ended before p99 held under the limit for the whole window shows: not a shorter recovery, none measured.</summary>
+    public const string NotWithinTheRun = "not within the run";
 
     /// <summary>The chart's file name beside the run's JSON.</summary>
     public static string ChartFile(string label) => label.Replace(' ', '-') + ".svg";

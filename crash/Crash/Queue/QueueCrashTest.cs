@@ -64,7 +64,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             Rate = options.Rate,
             RateSource = options.RateSource,
             RateFromReport = options.RateFromReport,
-            Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS)),
+            Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS), options.Seconds),
             Seconds = options.Seconds,
             TimeoutMs = options.TimeoutMs,
             FaultAtS = options.FaultAt,

@@ -9,7 +9,8 @@ public sealed record TimelineSecond(int Second, long Sent, long Acked, [property
 /// <summary>
 /// A run second by second: p99 and 503s, the fault window, and how the run came back from it —
 /// <see cref="P99BackS"/> after the fault ended p99 was under the SLO again (for
-/// <see cref="HeldSeconds"/> seconds in a row, or to the end), with <see cref="Shed503"/> writes
+/// <see cref="HeldSeconds"/> whole seconds in a row within the run: fewer at its end are not a
+/// recovery, they are "not within the run"), with <see cref="Shed503"/> writes
 /// answered 503 from the fault's start until then. On a machine where the load alone already
 /// keeps p99 over the SLO, that never happens; so the run's own level before the fault is kept
 /// too (<see cref="BaselineP99Ms"/>, the p99 of every write due before it) and
@@ -23,7 +24,7 @@ public sealed record RunTimeline
     public double SloMs { get; init; }
     public double? FaultStartedS { get; init; }
     public double? FaultEndedS { get; init; }
-    /// <summary>Seconds from the fault's end to the start of the first second from which p99 held under the SLO; 0 if it never left; null if it never came back.</summary>
+    /// <summary>Seconds from the fault's end to the start of the first second from which p99 held under the SLO; 0 if it never left; null if it did not come back within the run.</summary>
     public double? P99BackS { get; init; }
     [JsonPropertyName("shed_503")]
     public long Shed503 { get; init; }
@@ -35,8 +36,8 @@ public sealed record RunTimeline
     public double? BaselineBackS { get; init; }
     public IReadOnlyList<TimelineSecond> Seconds { get; init; } = [];
 
-    /// <summary>The timeline of <paramref name="writes"/> given when the fault started and ended.</summary>
-    internal static RunTimeline Of(IReadOnlyList<WriteRecord> writes, double sloMs, double? faultStartedS, double? faultEndedS)
+    /// <summary>The timeline of <paramref name="writes"/> given when the fault started and ended, for a run whose writes were due over <paramref name="runSeconds"/>.</summary>
+    internal static RunTimeline Of(IReadOnlyList<WriteRecord> writes, double sloMs, double? faultStartedS, double? faultEndedS, double runSeconds)
     {
         var seconds = writes.GroupBy(w => (int)Math.Floor(w.DueS)).OrderBy(g => g.Key).Select(g =>
         {
@@ -45,10 +46,12 @@ public sealed record RunTimeline
                 g.Count(w => w.Class is not (ResponseClass.Ack or ResponseClass.Unavailable)),
                 latencies.Count == 0 ? null : Math.Round(latencies[Math.Max(0, (int)Math.Ceiling(latencies.Count * 0.99) - 1)], 2));
         }).ToList();
-        var back = BackUnder(seconds, sloMs, faultEndedS);
+        // Only seconds wholly inside the run can hold: a last second cut short by the run's end has fewer writes, not a full second of them.
+        var whole = seconds.Where(s => s.Second + 1 <= runSeconds + 1e-9).ToList();
+        var back = BackUnder(whole, sloMs, faultEndedS);
         var before = faultStartedS is { } f ? writes.Where(w => w.DueS < f).Select(w => (w.CompletedS - w.DueS) * 1000).Order().ToList() : [];
         double? baseline = before.Count == 0 ? null : Math.Round(before[Math.Max(0, (int)Math.Ceiling(before.Count * 0.99) - 1)], 2);
-        var baselineBack = baseline is { } level && level > sloMs ? BackUnder(seconds, level, faultEndedS) : back;
+        var baselineBack = baseline is { } level && level > sloMs ? BackUnder(whole, level, faultEndedS) : back;
         var shedUntil = faultEndedS is { } e && back is { } b ? e + b : double.PositiveInfinity;
         var shed = faultStartedS is { } start ? writes.Count(w => w.Class == ResponseClass.Unavailable && w.DueS >= start && w.DueS < shedUntil) : 0;
         return new RunTimeline
@@ -58,15 +61,20 @@ public sealed record RunTimeline
         };
     }
 
-    /// <summary>Seconds from the fault's end to the first of <see cref="HeldSeconds"/> in a row (or to the end) with p99 ≤ <paramref name="limitMs"/> and no failed write.</summary>
+    /// <summary>
+    /// Seconds from the fault's end to the first of <see cref="HeldSeconds"/> consecutive seconds with
+    /// p99 ≤ <paramref name="limitMs"/> and no failed write; null when the run ends (or a second has no
+    /// writes at all) before that many were seen: a shorter stretch at the end is not a recovery.
+    /// </summary>
     private static double? BackUnder(IReadOnlyList<TimelineSecond> seconds, double limitMs, double? faultEndedS)
     {
         if (faultEndedS is not { } end) return null;
         var after = seconds.Where(s => s.Second + 1 > end).ToList();
-        for (var i = 0; i < after.Count; i++)
+        for (var i = 0; i + HeldSeconds <= after.Count; i++)
         {
             var window = after.Skip(i).Take(HeldSeconds).ToList();
-            if (window.All(s => s.P99Ms <= limitMs && s.Http503 + s.OtherFailed == 0)) return Math.Max(0, Math.Round(after[i].Second - end, 3));
+            var consecutive = window[^1].Second - window[0].Second == HeldSeconds - 1;
+            if (consecutive && window.All(s => s.P99Ms <= limitMs && s.Http503 + s.OtherFailed == 0)) return Math.Max(0, Math.Round(after[i].Second - end, 3));
         }
         return null;
     }

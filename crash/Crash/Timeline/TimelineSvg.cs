@@ -46,14 +46,14 @@ public static class TimelineSvg
         Svg.Line(svg, Left, YMs(timeline.SloMs), Width - Right, YMs(timeline.SloMs), "#d62728", 1, "6 4");
         var points = string.Join(' ', seconds.Where(s => s.P99Ms is not null).Select(s => $"{Svg.N(X(s.Second + 0.5))},{Svg.N(YMs(s.P99Ms!.Value))}"));
         svg.Append($"<polyline fill=\"none\" stroke=\"{Svg.Palette[0]}\" stroke-width=\"2\" points=\"{points}\"/>\n");
-        var back = timeline.P99BackS is { } b ? $"p99 back under the SLO {Svg.N(b)} s after the fault" : "p99 never back under the SLO";
+        var back = timeline.P99BackS is { } b ? $"p99 back under the SLO {Svg.N(b)} s after the fault" : "p99 not back under the SLO within the run";
         if (timeline.BaselineP99Ms is { } level && level > timeline.SloMs)
         {
             // The load alone kept p99 over the SLO: the run's own level before the fault is the one to return to.
             Svg.Line(svg, Left, YMs(level), Width - Right, YMs(level), "#7f7f7f", 1, "2 3");
             back += timeline.BaselineBackS is { } bb
                 ? $"; back to its {Svg.N(level)} ms before the fault (grey) {Svg.N(bb)} s after"
-                : $"; never back to its {Svg.N(level)} ms before the fault (grey)";
+                : $"; not back to its {Svg.N(level)} ms before the fault (grey) within the run";
         }
         // Two lines: one would run past the chart's width.
         Svg.Text(svg, Left, Height - 24, $"p99 (blue), SLO {Svg.N(timeline.SloMs)} ms (red), 503s (orange), fault shaded", "start", 11);
