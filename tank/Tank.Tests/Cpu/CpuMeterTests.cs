@@ -47,6 +47,20 @@ public sealed class CpuMeterTests : IDisposable
     }
 
     [Fact]
+    public void AChildThatIsATargetOfItsOwnIsNotCountedInItsParentsTree()
+    {
+        // The lab (the generator, "tank") starts the service as its child; each is charged its own CPU once.
+        Process(100, 1, user: 10, system: 5, name: "dotnet");
+        Process(101, 100, user: 40, system: 20, name: "dotnet");  // the service
+        Process(102, 101, user: 3, system: 0, name: "helper");    // the service's own child stays the service's
+        Process(103, 100, user: 1, system: 1, name: "settle");    // a child that is no target stays the lab's
+        var meter = new CpuMeter([new CpuTarget("tank", 100), new CpuTarget("service", 101)], _proc);
+        var ticks = meter.Read();
+        Assert.Equal(10 + 5 + 1 + 1, ticks["tank"]);
+        Assert.Equal(40 + 20 + 3, ticks["service"]);
+    }
+
+    [Fact]
     public void AProcessThatIsNotThereIsLeftOutRatherThanCountedAsZero()
     {
         Process(100, 1, user: 10, system: 0);

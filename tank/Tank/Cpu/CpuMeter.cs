@@ -5,7 +5,10 @@ namespace Tank.Cpu;
 /// system time, the time of the children it has reaped (cutime/cstime), and, recursively, the
 /// same for every live child. A child that exits between two readings moves from "live child" to
 /// its parent's reaped time, so the difference of two readings counts it once: PostgreSQL's
-/// backends come and go with connections and are all counted.
+/// backends come and go with connections and are all counted. A live descendant that is a target
+/// of its own is left out of its ancestor's tree, so the trees never overlap: the lab runs the runner
+/// in its own process and starts the service as its child, and without this the generator ("tank",
+/// the lab's tree) was charged the service's CPU as well as its own.
 /// </summary>
 public sealed class CpuMeter(IReadOnlyList<CpuTarget> targets, string procRoot = "/proc")
 {
@@ -42,10 +45,15 @@ public sealed class CpuMeter(IReadOnlyList<CpuTarget> targets, string procRoot =
     {
         var all = ReadAll(procRoot);
         var children = all.Values.ToLookup(s => s.ParentPid);
-        return targets.ToDictionary(t => t.Name, t => all.ContainsKey(t.Pid) ? TreeTicks(t.Pid, all, children) : (long?)null);
+        var separate = targets.Select(t => t.Pid).ToHashSet();
+        return targets.ToDictionary(t => t.Name, t => all.ContainsKey(t.Pid) ? TreeTicks(t.Pid, all, children, separate) : (long?)null);
     }
 
-    public static long TreeTicks(int pid, IReadOnlyDictionary<int, ProcStat> all, ILookup<int, ProcStat> children)
+    /// <summary>
+    /// The tree's ticks; a descendant in <paramref name="separate"/> (another target) is left out with
+    /// its whole subtree, as that target counts it.
+    /// </summary>
+    public static long TreeTicks(int pid, IReadOnlyDictionary<int, ProcStat> all, ILookup<int, ProcStat> children, IReadOnlySet<int>? separate = null)
     {
         var total = 0L;
         var pending = new Stack<int>([pid]);
@@ -55,7 +63,8 @@ public sealed class CpuMeter(IReadOnlyList<CpuTarget> targets, string procRoot =
             var current = pending.Pop();
             if (!seen.Add(current) || !all.TryGetValue(current, out var stat)) continue;
             total += stat.OwnAndReapedTicks;
-            foreach (var child in children[current]) pending.Push(child.Pid);
+            foreach (var child in children[current])
+                if (separate is null || !separate.Contains(child.Pid)) pending.Push(child.Pid);
         }
         return total;
     }
