@@ -17,4 +17,7 @@ public interface IQueueStore
 
     /// <summary>The store's bulk fill for the fill-queue tool, where it has one (else messages are written one by one).</summary>
     IQueueBulkFiller? BulkFiller => null;
+
+    /// <summary>The store's purge for the purge-queue tool: every store has one, with its own fast primitive.</summary>
+    IQueuePurger Purger { get; }
 }

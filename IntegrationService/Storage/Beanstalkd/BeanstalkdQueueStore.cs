@@ -10,9 +10,15 @@ namespace IntegrationService.Storage.Beanstalkd;
 /// if the delete did not happen, beanstalkd releases the job when the connection closes and it is
 /// delivered again — at least once, never lost.
 /// </summary>
-public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore
+public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore, IQueuePurger
 {
     public const string BackendName = "beanstalkd";
+
+    /// <summary>
+    /// Drainers of a purge: each keeps a reserve or a delete in flight on the client's one pipelined
+    /// connection, so the server always has commands waiting instead of one round trip per command.
+    /// </summary>
+    private const int PurgeDrainers = 256;
 
     public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
@@ -59,6 +65,35 @@ public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore
         {
             throw Unavailable(e);
         }
+    }
+
+    public IQueuePurger Purger => this;
+
+    /// <summary>
+    /// beanstalkd has no purge: the tube is drained, reserve-with-timeout 0 and delete, by
+    /// <see cref="PurgeDrainers"/> drainers at once. Each stops at its first empty reserve, so the
+    /// purge ends once the tube has no ready job (jobs reserved by another client stay theirs).
+    /// </summary>
+    public async Task<long> PurgeAsync(CancellationToken cancellationToken)
+    {
+        long removed = 0;
+        async Task DrainAsync()
+        {
+            while (await client.ReserveAsync(cancellationToken) is { } job)
+            {
+                await client.DeleteAsync(job.Id, cancellationToken);
+                Interlocked.Increment(ref removed);
+            }
+        }
+        try
+        {
+            await Task.WhenAll(Enumerable.Range(0, PurgeDrainers).Select(_ => DrainAsync()));
+        }
+        catch (BeanstalkdException e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e);
+        }
+        return removed;
     }
 
     /// <summary>

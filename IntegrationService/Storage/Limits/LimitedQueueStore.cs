@@ -24,4 +24,6 @@ internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permit
     }
 
     public IQueueBulkFiller? BulkFiller => inner.BulkFiller;
+
+    public IQueuePurger Purger => inner.Purger;
 }

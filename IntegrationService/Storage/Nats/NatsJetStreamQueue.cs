@@ -52,6 +52,9 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
 
     public string Subject => _options.Subject;
 
+    /// <summary>The stream that holds the queue (Nats:Stream).</summary>
+    public string Stream => _options.Stream;
+
     public INatsJSContext JetStream => _js;
 
     /// <summary>Runs one call with the queue's consumer, within the deadline.</summary>

@@ -1,6 +1,7 @@
 using IntegrationService.Queues;
 using NATS.Client.Core;
 using NATS.Client.JetStream;
+using NATS.Client.JetStream.Models;
 
 namespace IntegrationService.Storage.Nats;
 
@@ -11,7 +12,7 @@ namespace IntegrationService.Storage.Nats;
 /// ack (double ack). If the ack is lost (the service dies, the connection breaks), the server hands
 /// the message out again after the consumer's ack wait: at least once, never lost.
 /// </summary>
-public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore
+public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore, IQueuePurger
 {
     private static readonly INatsSerializer<ReadOnlyMemory<byte>> Publishing = NatsRawSerializer<ReadOnlyMemory<byte>>.Default;
     private static readonly INatsDeserialize<byte[]> Fetching = NatsRawSerializer<byte[]>.Default;
@@ -46,5 +47,18 @@ public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore
         {
             await consumer.RefreshAsync(deadline);
             return checked((long)consumer.Info.NumPending);
+        });
+
+    public IQueuePurger Purger => this;
+
+    /// <summary>
+    /// A stream purge of the queue's subject (a stream that captures other subjects keeps their
+    /// messages); the consumer then has nothing pending, fetched-and-unacknowledged messages included.
+    /// </summary>
+    public Task<long> PurgeAsync(CancellationToken cancellationToken) =>
+        queue.RunAsync(async (_, deadline) =>
+        {
+            var purged = await queue.JetStream.PurgeStreamAsync(queue.Stream, new StreamPurgeRequest { Filter = queue.Subject }, deadline);
+            return checked((long)purged.Purged);
         });
 }

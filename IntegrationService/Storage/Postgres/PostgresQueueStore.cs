@@ -19,7 +19,7 @@ namespace IntegrationService.Storage.Postgres;
 /// index entries the deletes leave at the head.
 /// </para>
 /// </summary>
-public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
+public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller, IQueuePurger
 {
     /// <summary>Most reads one take serves.</summary>
     public const int MaxBatch = 64;
@@ -106,6 +106,29 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
                 await writer.WriteAsync(message, NpgsqlDbType.Bytea, ct);
             }
             return await writer.CompleteAsync(ct);
+        }, cancellationToken);
+
+    public IQueuePurger Purger => this;
+
+    /// <summary>
+    /// TRUNCATE of queue_messages, which holds this queue only (the other entities have tables of
+    /// their own): new empty files at once, where a DELETE would leave every row dead for VACUUM and
+    /// its index entries in the way of the next reads' scans. The table is locked first, so the count
+    /// is of exactly what the truncate removes; the identity goes on, so ids keep growing.
+    /// </summary>
+    public Task<long> PurgeAsync(CancellationToken cancellationToken) =>
+        _database.RunOnConnectionAsync(async (connection, ct) =>
+        {
+            await using var transaction = await connection.BeginTransactionAsync(ct);
+            await using (var command = new NpgsqlCommand("lock table queue_messages in access exclusive mode", connection, transaction))
+                await command.ExecuteNonQueryAsync(ct);
+            long removed;
+            await using (var command = new NpgsqlCommand("select count(*) from queue_messages", connection, transaction))
+                removed = (long)(await command.ExecuteScalarAsync(ct))!;
+            await using (var command = new NpgsqlCommand("truncate queue_messages continue identity", connection, transaction))
+                await command.ExecuteNonQueryAsync(ct);
+            await transaction.CommitAsync(ct);
+            return removed;
         }, cancellationToken);
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>

@@ -9,7 +9,7 @@ namespace IntegrationService.Storage.Redis;
 /// and RPUSHes <c>id:message</c> in one script (one round trip, atomic); a read is LPOP, which
 /// hands each element to one caller only.
 /// </summary>
-public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore
+public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore, IQueuePurger
 {
     /// <summary>The list of messages and the counter that numbers them (read by the fingerprint tool too).</summary>
     internal static readonly RedisKey[] Keys = ["queue:messages", "queue:last-id"];
@@ -19,6 +19,15 @@ public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore
         local id = redis.call('INCR', KEYS[2])
         redis.call('RPUSH', KEYS[1], id .. ':' .. ARGV[1])
         return id
+        """;
+
+    // The length and the removal in one script, so the count is of what was removed. UNLINK frees
+    // the list's memory off the main thread; the counter stays, so ids keep growing after a purge.
+    private const string PurgeScript =
+        """
+        local depth = redis.call('LLEN', KEYS[1])
+        redis.call('UNLINK', KEYS[1])
+        return depth
         """;
 
     public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
@@ -35,6 +44,12 @@ public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         redis.RunAsync(db => db.ListLengthAsync(Keys[0]));
+
+    public IQueuePurger Purger => this;
+
+    /// <summary>UNLINK of the queue's list (its counter and every other key stay).</summary>
+    public async Task<long> PurgeAsync(CancellationToken cancellationToken) =>
+        (long)await redis.RunAsync(db => db.ScriptEvaluateAsync(PurgeScript, [Keys[0]]));
 
     /// <summary>Splits an element <c>id:message</c>.</summary>
     internal static QueueMessage Parse(byte[] element)

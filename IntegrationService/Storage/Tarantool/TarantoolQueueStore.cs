@@ -10,10 +10,10 @@ namespace IntegrationService.Storage.Tarantool;
 /// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua;
 /// vinyl's takes find the oldest id in a memtx index of the waiting ids, not in the LSM tree).
 /// </summary>
-public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
+public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore, IQueuePurger
 {
     /// <summary>
-    /// The depth is for benchmarks and operators, not a hot path, so it gets this long: a count may
+    /// The depth and the purge are for benchmarks and operators, not a hot path, so they get this long: a count may
     /// scan (vinyl's once scanned its tombstones, seconds for a million messages; init.lua now counts
     /// the waiting ids in memtx).
     /// </summary>
@@ -36,6 +36,17 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
         using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteDepth, CountTimeout, cancellationToken);
+        var reader = response.ReadData();
+        reader.ReadArrayHeader();
+        return reader.ReadInt64();
+    }
+
+    public IQueuePurger Purger => this;
+
+    /// <summary>init.lua's queue_purge: a truncate of this engine's queue space (and of vinyl's waiting ids), no other space.</summary>
+    public async Task<long> PurgeAsync(CancellationToken cancellationToken)
+    {
+        using var response = await connection.SendAsync(IprotoCode.Call, engine, WritePurge, CountTimeout, cancellationToken);
         var reader = response.ReadData();
         reader.ReadArrayHeader();
         return reader.ReadInt64();
@@ -65,6 +76,8 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
     private static void WriteTake(ref MessagePackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_take", engine);
 
     private static void WriteDepth(ref MessagePackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_depth", engine);
+
+    private static void WritePurge(ref MessagePackWriter writer, string engine) => WriteEngineCall(ref writer, "queue_purge", engine);
 
     private static void WriteEngineCall(ref MessagePackWriter writer, string function, string engine)
     {

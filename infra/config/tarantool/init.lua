@@ -254,6 +254,18 @@ function queue_depth(engine)
     return box.space['queue_' .. engine]:len()
 end
 
+-- Empties a queue (purge-queue, before each bench repetition); returns how many messages it held.
+-- truncate() drops the space's data at once, where deleting each tuple would leave vinyl a tombstone
+-- per message; the sequence goes on, so ids keep growing. vinyl's waiting ids go first: a put that
+-- lands between the two truncates leaves an id without a tuple, which queue_take skips, never a
+-- tuple without an id, which no take would find until a restart.
+function queue_purge(engine)
+    local depth = queue_depth(engine)
+    if engine == 'vinyl' then waiting:truncate() end
+    box.space['queue_' .. engine]:truncate()
+    return depth
+end
+
 -- Key-value pairs (/v0/entity?storage=tarantool-memtx, tarantool-vinyl): a tuple {key, value} per
 -- key; the value is stored as MessagePack bin, the bytes exactly as given. The service reads, replaces
 -- and deletes them with plain IPROTO SELECT, REPLACE and DELETE on the primary key.
