@@ -1,7 +1,7 @@
 using IntegrationService;
 using IntegrationService.Seeding;
 
-// "seed …" and "fill-queue …" are tools; any other arguments configure the web host untouched.
+// "seed …", "fill-queue …", "purge-queue …" and the like are tools (ServiceCli.Handles); any other arguments configure the web host untouched.
 if (ServiceCli.Handles(args))
 {
     return await ServiceCli.RunAsync(args);

@@ -4,7 +4,7 @@ using System.CommandLine.Help;
 namespace IntegrationService.Seeding;
 
 /// <summary>
-/// The service's command-line tools (<c>seed</c>, <c>fill-queue</c>, <c>settle</c>, <c>catalogue</c>) on System.CommandLine. Only an
+/// The service's command-line tools (<c>seed</c>, <c>fill-queue</c>, <c>purge-queue</c>, <c>settle</c>, <c>catalogue</c>, <c>fingerprint</c>) on System.CommandLine. Only an
 /// argument list that starts with one of their names comes here: anything else is the web host's
 /// (<c>--urls …</c>, <c>--Section:Key=value</c>), which ASP.NET's configuration reads untouched.
 /// A bad command line prints <c>&lt;command&gt;: error: …</c> and exits 2, as before the move.
@@ -14,7 +14,7 @@ public static class ServiceCli
     public const int UsageError = 2;
 
     /// <summary>Whether these arguments name a tool rather than configure the web host.</summary>
-    public static bool Handles(IReadOnlyList<string> args) => args is ["seed" or "fill-queue" or "settle" or "catalogue" or "fingerprint", ..];
+    public static bool Handles(IReadOnlyList<string> args) => args is ["seed" or "fill-queue" or "purge-queue" or "settle" or "catalogue" or "fingerprint", ..];
 
     /// <summary>A fresh command tree (each parse its own, so parallel tests share nothing).</summary>
     public static Command Build()
@@ -23,6 +23,7 @@ public static class ServiceCli
         {
             new SeedCommand(),
             new FillQueueCommand(),
+            new PurgeQueueCommand(),
             new SettleCommand(),
             new CatalogueCommand(),
             new FingerprintCommand(),

@@ -1,6 +1,6 @@
 namespace IntegrationService.Seeding;
 
-/// <summary>The storage registrations without the web server, for the command-line tools (seed, fill-queue, settle).</summary>
+/// <summary>The storage registrations without the web server, for the command-line tools (seed, fill-queue, purge-queue, settle).</summary>
 internal static class StorageHost
 {
     public static async Task<IHost> StartAsync()
@@ -15,7 +15,7 @@ internal static class StorageHost
     {
         var builder = Host.CreateApplicationBuilder();
         builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        // Logs go to stderr: stdout is the tools' answer (fill-queue's and settle's JSON), which the bench parses.
+        // Logs go to stderr: stdout is the tools' answer (fill-queue's, purge-queue's and settle's JSON), which the bench parses.
         builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace);
         builder.AddStorage();
         return builder.Build();

@@ -1,0 +1,59 @@
+using System.CommandLine;
+using System.Diagnostics;
+using IntegrationService.Queues;
+using IntegrationService.Storage;
+
+namespace IntegrationService.Seeding;
+
+/// <summary>
+/// <c>IntegrationService purge-queue --queue NAME</c>: empties a queue through the same store the
+/// service uses, with the store's own fast primitive (<see cref="IQueuePurger"/>), so that the bench
+/// starts every repetition of a queue cell from the same state (then fill-queue tops it up to the
+/// stated depth). Prints the depth before and after, and the seconds it took, as JSON; exits 1 when
+/// the queue is not empty afterwards (someone wrote meanwhile), as the repetition would not start
+/// from an empty queue.
+/// </summary>
+public sealed class PurgeQueueCommand : Command
+{
+    public const int NotEmptyAfterwards = 1;
+
+    private readonly Option<string> _queue = CommandLineOptions.Name("--queue", "The queue: an architecture with a queue, or an alias such as redis_aof", "name");
+
+    public PurgeQueueCommand() : base("purge-queue", "Empties a queue with its store's own purge through the service's own store; prints the depth before and after as JSON")
+    {
+        Add(_queue);
+        SetAction((parse, _) => RunAsync(OptionsOf(parse)));
+    }
+
+    /// <summary>The options of a parsed command line; nothing is contacted.</summary>
+    public PurgeQueueOptions OptionsOf(ParseResult parse) => new(parse.GetRequiredValue(_queue));
+
+    private static async Task<int> RunAsync(PurgeQueueOptions options)
+    {
+        using var host = await StorageHost.StartAsync();
+        var registry = host.Services.GetRequiredService<StorageRegistry>();
+        string queue;
+        IQueueStore store;
+        try
+        {
+            (queue, store) = registry.Queue(options.Queue);
+        }
+        catch (UnknownStorageException e)
+        {
+            // The queue names are the registry's, so this is checked here rather than while parsing.
+            await Console.Error.WriteLineAsync($"purge-queue: error: --queue: {e.Message}");
+            return ServiceCli.UsageError;
+        }
+
+        var stopwatch = Stopwatch.StartNew();
+        var before = await store.CountAsync(CancellationToken.None);
+        var removed = await store.Purger.PurgeAsync(CancellationToken.None);
+        var after = await store.CountAsync(CancellationToken.None);
+        Console.WriteLine(FormattableString.Invariant(
+            $"{{\"queue\":\"{queue}\",\"depth_before\":{before},\"depth_after\":{after},\"seconds\":{stopwatch.Elapsed.TotalSeconds:F3}}}"));
+        await host.StopAsync();
+        if (after == 0) return 0;
+        await Console.Error.WriteLineAsync($"purge-queue: error: {queue} still holds {after} messages after the purge removed {removed}: something wrote to it meanwhile");
+        return NotEmptyAfterwards;
+    }
+}
