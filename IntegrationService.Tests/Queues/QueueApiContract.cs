@@ -2,7 +2,10 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
+using IntegrationService.Queues;
+using IntegrationService.Storage;
 using IntegrationService.Tests.Fixtures;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IntegrationService.Tests.Queues;
 
@@ -155,6 +158,62 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         var response = await Client.PostAsync($"/write/{QueueInUrl}", new StringContent("{}", Encoding.UTF8, "text/plain"));
         // Refused by routing (the endpoint accepts application/json only), as the item routes are.
         await AssertProblemAsync(response, HttpStatusCode.UnsupportedMediaType, detail: null);
+    }
+
+    private IQueueStore Store => Services.GetRequiredService<StorageRegistry>().Queue(Queue).Store;
+
+    /// <summary>Writes <paramref name="count"/> messages and returns the id of the last.</summary>
+    private async Task<long> WriteSomeAsync(int count)
+    {
+        var last = 0L;
+        for (var i = 0; i < count; i++)
+        {
+            var write = await WriteAsync($$"""{"purge":{{i}}}""");
+            Assert.Equal(HttpStatusCode.Created, write.StatusCode);
+            last = (await JsonAsync(write)).GetProperty("id").GetInt64();
+        }
+        return last;
+    }
+
+    /// <summary>
+    /// The store's purge (purge-queue's): it removes what was written and says so, and the queue goes
+    /// on working, its ids still growing. The suite runs one class at a time, so these messages are
+    /// the queue's only ones: a purge that removed nothing, or not all, fails on the counts.
+    /// </summary>
+    [Fact]
+    public async Task APurgeRemovesEveryWaitingMessageAndSaysHowMany()
+    {
+        await DrainAsync();
+        var lastBefore = await WriteSomeAsync(7);
+        Assert.Equal(7, await Store.CountAsync(CancellationToken.None));
+
+        Assert.Equal(7, await Store.Purger.PurgeAsync(CancellationToken.None));
+
+        Assert.Equal(0, await Store.CountAsync(CancellationToken.None));
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+        var after = await WriteAsync("""{"after":"purge"}""");
+        Assert.Equal(HttpStatusCode.Created, after.StatusCode);
+        Assert.True((await JsonAsync(after)).GetProperty("id").GetInt64() > lastBefore, "ids go on growing after a purge");
+        Assert.Contains("\"read_message\":{\"after\":\"purge\"}", await (await ReadAsync()).Content.ReadAsStringAsync());
+        Assert.Equal(0, await Store.Purger.PurgeAsync(CancellationToken.None));
+    }
+
+    /// <summary><c>IntegrationService purge-queue</c> as the bench runs it: a process of its own, one JSON line.</summary>
+    [Fact]
+    public async Task PurgeQueueEmptiesTheQueueAndPrintsTheDepthBeforeAndAfter()
+    {
+        await DrainAsync();
+        await WriteSomeAsync(5);
+
+        var (code, output, error) = await ServiceTool.RunAsync("purge-queue", "--queue", QueueInUrl);
+
+        Assert.True(code == 0, error);
+        using var json = JsonDocument.Parse(output);
+        Assert.Equal(Queue, json.RootElement.GetProperty("queue").GetString());
+        Assert.Equal(5, json.RootElement.GetProperty("depth_before").GetInt64());
+        Assert.Equal(0, json.RootElement.GetProperty("depth_after").GetInt64());
+        Assert.True(json.RootElement.GetProperty("seconds").GetDouble() >= 0);
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
     }
 
     private static async Task AssertProblemAsync(HttpResponseMessage response, HttpStatusCode status, string? detail)

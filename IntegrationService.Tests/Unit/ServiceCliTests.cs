@@ -6,7 +6,7 @@ using IntegrationService.Tests.Fixtures;
 namespace IntegrationService.Tests.Unit;
 
 /// <summary>
-/// The command lines of <c>IntegrationService seed</c> and <c>fill-queue</c>, parsed only: no
+/// The command lines of <c>IntegrationService seed</c>, <c>fill-queue</c> and <c>purge-queue</c>, parsed only: no
 /// command runs and no backend is contacted (help and parse errors never reach the commands).
 /// </summary>
 public sealed class ServiceCliTests
@@ -33,8 +33,16 @@ public sealed class ServiceCliTests
         return ((FillQueueCommand)parse.CommandResult.Command).OptionsOf(parse);
     }
 
+    private static PurgeQueueOptions PurgeQueue(params string[] args)
+    {
+        var parse = ServiceCli.Parse(["purge-queue", .. args]);
+        Assert.Empty(parse.Errors);
+        return ((PurgeQueueCommand)parse.CommandResult.Command).OptionsOf(parse);
+    }
+
     [Theory]
     [InlineData(new[] { "seed" }, true)]
+    [InlineData(new[] { "purge-queue", "--queue", "beanstalkd" }, true)]
     [InlineData(new[] { "fill-queue", "--queue", "postgres", "--depth", "1" }, true)]
     [InlineData(new[] { "--urls", "http://127.0.0.1:18080", "--Logging:LogLevel:Default=Warning" }, false)]
     [InlineData(new[] { "--Storage:Default=postgres" }, false)]
@@ -63,6 +71,17 @@ public sealed class ServiceCliTests
         Assert.Equal(new FillQueueOptions("beanstalkd", 0, 8), FillQueue("--depth", "0", "--concurrency", "8", "--queue", "beanstalkd"));
     }
 
+    [Fact]
+    public void PurgeQueueReadsTheBenchsCommandLine() =>
+        Assert.Equal(new PurgeQueueOptions("redis_aof"), PurgeQueue("--queue", "redis_aof"));
+
+    [Theory]
+    [InlineData(new[] { "purge-queue" }, "purge-queue: error: Option '--queue' is required.")]
+    [InlineData(new[] { "purge-queue", "--queue", "" }, "purge-queue: error: --queue: '' is empty")]
+    [InlineData(new[] { "purge-queue", "--queue", "postgres", "--depth", "1" }, "purge-queue: error: Unrecognized command or argument '--depth'.")]
+    public void PurgeQueueBadInputIsExitCode2NamingTheOption(string[] args, string message) =>
+        BadInputIsExitCode2NamingTheOptionAndValue(args, message);
+
     [Theory]
     [InlineData(new[] { "seed", "--locations", "many" }, "seed: error: --locations: 'many' is not a whole number")]
     [InlineData(new[] { "seed", "--items", "0" }, "seed: error: --items: '0' must be at least 1")]
@@ -89,6 +108,7 @@ public sealed class ServiceCliTests
     [Theory]
     [InlineData("seed")]
     [InlineData("fill-queue")]
+    [InlineData("purge-queue")]
     [InlineData("catalogue")]
     public void HelpExitsZeroAndListsEveryOption(string name)
     {
