@@ -47,8 +47,11 @@ public sealed class CliTests
         var catalogue = Path.Combine(AppContext.BaseDirectory, "Fixtures", "catalogue.json");
         Assert.Equal(0, CrashCli.Run(["cluster", "--root", ".", "--port", "19200", "--catalogue", catalogue, "--out", "x",
             "--storage", "tarantool-memtx", "--plan"], output, TextWriter.Null));
-        Assert.Equal(["tarantool-memtx kv-cluster node-kill\tnode1\tnothing\t200/s (default)", "tarantool-memtx kv-cluster node-pause\tnode1\tnothing\t200/s (default)"],
-            output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal([
+            "tarantool-memtx kv-cluster node-kill\tnode1\tnothing\t23 s (extended from --seconds 20 s: fault at 6 s + --stop-seconds 5 s + the service's restart budget 4 s " +
+            "+ 3 s back under the SLO + 5 s margin = 23 s)\t200/s (default)",
+            "tarantool-memtx kv-cluster node-pause\tnode1\tnothing\t20 s (--seconds 20 s; it needs fault at 6 s + --stop-seconds 5 s + 3 s back under the SLO + 5 s margin = 19 s)\t200/s (default)",
+        ], output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 
     [Fact]

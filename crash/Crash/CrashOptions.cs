@@ -22,7 +22,15 @@ public sealed record CrashOptions
     public string RateSource { get; init; } = "--rate";
     /// <summary>The rate is a share of a bench report's confirmed capacity (--rate-from): a run under load, warmed up first.</summary>
     public bool RateFromReport { get; init; }
+    /// <summary>The bench report the rate rule read (a result's <c>rate_report</c>); null without one.</summary>
+    public string? RateReport { get; init; }
     public required double Seconds { get; init; }
+    /// <summary>What <see cref="Seconds"/> is made of (a result's <c>seconds_source</c>): --seconds, or in a matrix or cluster the length the fault needs where that is longer.</summary>
+    public string SecondsSource { get; init; } = "--seconds";
+    /// <summary>--seconds as asked, before a matrix or cluster extended it to outlast the fault (a result's <c>requested_seconds</c>); null: <see cref="Seconds"/>.</summary>
+    public double? RequestedSeconds { get; init; }
+    /// <summary>How long the fault may keep its targets from answering, by the restart budgets (a result's <c>fault_budget_s</c>); null for a <c>crash run</c> command, whose fault crash does not know.</summary>
+    public double? FaultBudgetS { get; init; }
     /// <summary>
     /// Seconds of writes at <see cref="Rate"/> before the run, with keys of their own that are not
     /// judged, so a freshly started service has compiled its paths and opened its pools before the

@@ -38,7 +38,16 @@ public abstract record RunResult
     public string RateSource { get; init; } = "";
     /// <summary>A run under load: <see cref="Rate"/> is a share of a bench report's confirmed capacity (its timeline is the one to read).</summary>
     public bool RateFromReport { get; init; }
+    /// <summary>The bench report the rates were taken from (relative to the checkout, e.g. reports/20261127T074707Z; also set where this run fell back to the fixed rate); null without one.</summary>
+    public string? RateReport { get; init; }
+    /// <summary>Seconds of writes, as run.</summary>
     public double Seconds { get; init; }
+    /// <summary>--seconds as asked; more in <see cref="Seconds"/> when the run was extended to outlast its fault.</summary>
+    public double RequestedSeconds { get; init; }
+    /// <summary>What <see cref="Seconds"/> is made of: "--seconds", or the fault's start, its budget, the held window and the margin.</summary>
+    public string SecondsSource { get; init; } = "";
+    /// <summary>How long the fault may keep its targets from answering (restart-budgets.json, or --stop-seconds); null when crash does not know the fault.</summary>
+    public double? FaultBudgetS { get; init; }
     public long TimeoutMs { get; init; }
     public double FaultAtS { get; init; }
     /// <summary>Second by second: p99 and 503s, and how long p99 took to come back under the SLO after the fault.</summary>

@@ -73,30 +73,46 @@ internal sealed class ClusterRunner(ClusterRunOptions options)
         return status;
     }
 
-    private async Task<(CrashResult? Result, int ExitCode)> RunRowAsync(string storage, NodeFault fault, IReadOnlyList<ClusterNode> nodes, RendezvousHashing hashing)
+    /// <summary>A run's label: the architecture, kv-cluster and the fault.</summary>
+    public static string Label(string storage, NodeFault fault) => $"{storage} kv-cluster {fault.Name}";
+
+    /// <summary>
+    /// The options of one run at its rate and length, writing through node 0 while node 1 is struck
+    /// (checked: throws on a combination that cannot run). Without <paramref name="nodes"/> (a plan,
+    /// before any cluster is up) the nodes are where --port puts them and the fault is not to be run.
+    /// </summary>
+    public CrashOptions RunOptions(string storage, NodeFault fault, IReadOnlyList<ClusterNode>? nodes = null)
     {
-        var victim = nodes[ClusterRunOptions.Victim];
-        var label = $"{storage} kv-cluster {fault.Name}";
-        var path = Path.Combine(options.Out, $"{storage}-kv-cluster-{fault.Name}.json");
+        var label = Label(storage, fault);
         var rate = options.RateOf(storage);
-        if (options.Rates.Report is not null) Console.Error.WriteLine($"crash: {label}: {Commands.MatrixCommand.Rate(rate)}");
-        var test = new CrashTest(MatrixRunner.RateChecked(rate, label, () => new CrashOptions
+        var length = options.LengthOf(fault);
+        var victim = nodes?[ClusterRunOptions.Victim];
+        return PlannedRun.Options(options.Rates, rate, length, label, new CrashOptions
         {
-            Url = nodes[0].Url,
+            Url = nodes?[0].Url ?? $"http://127.0.0.1:{options.Port}",
             Storage = storage,
             Kind = CrashKind.KeyValue,
             Rate = rate.Rate,
-            RateSource = rate.Source,
-            RateFromReport = rate.FromReport,
-            Seconds = options.Seconds,
-            FaultAt = options.FaultAt,
-            FaultCommand = $"{fault.Name} node{victim.Index}",
-            FaultAction = log => fault.Run(victim, options.StopSeconds, log),
+            Seconds = length.Seconds,
+            FaultAt = length.FaultAt,
+            FaultCommand = $"{fault.Name} node{ClusterRunOptions.Victim}",
+            FaultAction = victim is null
+                ? _ => throw new InvalidOperationException($"{label}: planned without a cluster, not to be run")
+                : log => fault.Run(victim, options.StopSeconds, log),
             RecoverSeconds = options.RecoverSeconds,
             SloMs = options.SloMs,
-            Out = path,
+            Out = Path.Combine(options.Out, $"{storage}-kv-cluster-{fault.Name}.json"),
             Label = label,
-        }.Validated()));
+        });
+    }
+
+    private async Task<(CrashResult? Result, int ExitCode)> RunRowAsync(string storage, NodeFault fault, IReadOnlyList<ClusterNode> nodes, RendezvousHashing hashing)
+    {
+        var victim = nodes[ClusterRunOptions.Victim];
+        var run = RunOptions(storage, fault, nodes);
+        var (label, path) = (run.Label, run.Out);
+        Console.Error.WriteLine($"crash: {label}: {Commands.MatrixCommand.RateAndLength(run)}");
+        var test = new CrashTest(run);
         var (result, exitCode) = await test.RunAsync().ConfigureAwait(false);
         if (result is null) return (null, exitCode);
         var victimIndex = IndexOf(hashing, victim.Url);

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Harness.Catalogue;
 using Crash.Cluster;
+using Crash.RunLengths;
 
 using Tank.Commands;
 using Harness.CommandLine;
@@ -15,7 +16,8 @@ namespace Crash.Commands;
 /// </summary>
 public sealed class ClusterCommand : Command
 {
-    private readonly Option<string> _root = CliOption.Create("--root", "The checkout: its script/services, data directory and infra/config/ports.txt run the cluster", ValueParsers.NonEmpty, "dir").Require();
+    private readonly Option<string> _root = CliOption.Create("--root", "The checkout: its script/services, data directory and infra/config/ports.txt run the cluster; its published bench report sets the rates without --rate or --rate-from",
+        ValueParsers.NonEmpty, "dir").Require();
     private readonly Option<long> _nodes = CliOption.Create("--nodes", "Nodes of the cluster (at least 2: node 1 is struck)", ValueParsers.WholeNumber(min: 2), "n").WithDefault(3);
     private readonly Option<long> _port = CliOption.Create("--port", "Node i listens on PORT + i", ValueParsers.WholeNumber(min: 1024), "port").Require();
     private readonly Option<string> _catalogue = CliOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json)", ValueParsers.NonEmpty, "file").Require();
@@ -24,7 +26,10 @@ public sealed class ClusterCommand : Command
     private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: only kv", ValueParsers.Choice(["kv"], k => k), "kv").WithDefault("kv");
     private readonly Option<string> _fault = CliOption.Create("--fault", $"Faults: {string.Join(", ", NodeFaults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", NodeFaults.All.Select(f => f.Name)));
-    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10); longer where the fault's restart budget and p99's return need it, saying so",
+        ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<string> _restartBudgets = CliOption.Create("--restart-budgets", "Seconds the service (a node) may take to restart (default: restart-budgets.json beside crash.dll)",
+        ValueParsers.NonEmpty, "file");
     private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long the node stays down or stopped (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
@@ -34,7 +39,7 @@ public sealed class ClusterCommand : Command
 
     public ClusterCommand() : base("cluster", "Crash runs on a sharded key-value cluster: for each shardable architecture, node 1 killed or paused while writes go through node 0")
     {
-        foreach (var option in new Option[] { _root, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _sloMs }.Concat(_rates.All))
+        foreach (var option in new Option[] { _root, _nodes, _port, _catalogue, _out, _storage, _kind, _fault, _seconds, _restartBudgets, _stopSeconds, _quick, _check, _plan, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -54,27 +59,31 @@ public sealed class ClusterCommand : Command
         var nodes = (int)parse.GetRequiredValue(_nodes);
         var port = (int)parse.GetRequiredValue(_port);
         if (port + nodes > 65_535) throw new InputException($"--port: {port} + {nodes} nodes goes beyond 65535");
+        var root = Path.GetFullPath(parse.GetRequiredValue(_root));
         var options = new ClusterRunOptions
         {
-            Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
+            Root = root,
             Nodes = nodes,
             Port = port,
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
-            Rates = _rates.Rule(parse, quick),
+            Rates = _rates.Rule(parse, quick, root),
+            RestartBudgets = RestartBudgets.Load(parse.GetValue(_restartBudgets) ?? RestartBudgets.DefaultPath),
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Check = parse.GetValue(_check),
             SloMs = parse.GetRequiredValue(_sloMs),
         };
-        if (options.FaultAt + options.StopSeconds >= options.Seconds)
-            throw new InputException($"--stop-seconds: the outage ({options.StopSeconds} s from {options.FaultAt} s) must end before the writes do ({options.Seconds} s)");
+        parse.InvocationConfiguration.Error.WriteLine($"crash: {options.Rates.Describe()}");
+        // Every run's options are checked before anything runs; a run lasts until its node could be back and p99 under the SLO.
+        var runner = new ClusterRunner(options);
+        var runs = storages.SelectMany(storage => faults.Select(fault => (Label: ClusterRunner.Label(storage.Name, fault), Run: runner.RunOptions(storage.Name, fault)))).ToList();
         if (parse.GetValue(_plan))
         {
-            foreach (var storage in storages)
-                foreach (var fault in faults) parse.InvocationConfiguration.Output.WriteLine($"{storage.Name} kv-cluster {fault.Name}\tnode{ClusterRunOptions.Victim}\tnothing\t{MatrixCommand.Rate(options.RateOf(storage.Name))}");
+            foreach (var (label, run) in runs)
+                parse.InvocationConfiguration.Output.WriteLine($"{label}\tnode{ClusterRunOptions.Victim}\tnothing\t{MatrixCommand.Length(run)}\t{MatrixCommand.Rate(run)}");
             return 0;
         }
-        return new ClusterRunner(options).RunAsync(storages, faults, catalogue).GetAwaiter().GetResult();
+        return runner.RunAsync(storages, faults, catalogue).GetAwaiter().GetResult();
     }
 
     private static string[] List(string text) => text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

@@ -3,6 +3,7 @@ using System.Globalization;
 using Harness.Catalogue;
 using Crash.Matrix;
 using Crash.Rates;
+using Crash.RunLengths;
 using Tank.Commands;
 using Harness.CommandLine;
 
@@ -26,7 +27,12 @@ public sealed class MatrixCommand : Command
     private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: author, item, queue, kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
     private readonly Option<string> _fault = CliOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", Faults.Default));
-    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10); longer where the fault's restart budget and p99's return need it, saying so",
+        ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<string> _root = CliOption.Create("--root", "The checkout whose published bench report (docs/RESULTS.md's, else reports/latest) sets the rates without --rate or --rate-from (default: the current directory)",
+        ValueParsers.NonEmpty, "dir").WithDefault(".");
+    private readonly Option<string> _restartBudgets = CliOption.Create("--restart-budgets", "Seconds each server and the service may take to restart (default: restart-budgets.json beside crash.dll)",
+        ValueParsers.NonEmpty, "file");
     private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
@@ -39,7 +45,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -57,7 +63,8 @@ public sealed class MatrixCommand : Command
             Services = Path.GetFullPath(parse.GetRequiredValue(_services)),
             Out = Path.GetFullPath(parse.GetRequiredValue(_out)),
             Seconds = parse.GetValue(_seconds) ?? (quick ? 10 : 20),
-            Rates = _rates.Rule(parse, quick),
+            Rates = _rates.Rule(parse, quick, Path.GetFullPath(parse.GetRequiredValue(_root))),
+            RestartBudgets = RestartBudgets.Load(parse.GetValue(_restartBudgets) ?? RestartBudgets.DefaultPath),
             BenchCatalogue = catalogue,
             StopSeconds = parse.GetValue(_stopSeconds) ?? (quick ? 3 : 5),
             Items = parse.GetRequiredValue(_items),
@@ -66,18 +73,26 @@ public sealed class MatrixCommand : Command
             SloMs = parse.GetRequiredValue(_sloMs),
         };
         var runner = new MatrixRunner(options, catalogue);
+        parse.InvocationConfiguration.Error.WriteLine($"crash: {options.Rates.Describe()}");
         // Every run's options are checked before anything runs (an item run needs rate × seconds ≤ the location sets).
-        foreach (var row in rows) runner.RunOptions(row, Path.Combine(options.Out, row.FileName));
+        var runs = rows.Select(row => runner.RunOptions(row, Path.Combine(options.Out, row.FileName))).ToList();
         if (parse.GetValue(_plan))
         {
-            foreach (var row in rows)
-                parse.InvocationConfiguration.Output.WriteLine($"{row.Label}\t{string.Join(",", row.Fault.Targets(row.Storage).DefaultIfEmpty("the service"))}\t{row.Fault.Promised(row.Storage)}\t{Rate(options.RateOf(row))}");
+            foreach (var (row, run) in rows.Zip(runs))
+                parse.InvocationConfiguration.Output.WriteLine($"{row.Label}\t{string.Join(",", row.Fault.Targets(row.Storage).DefaultIfEmpty("the service"))}\t{row.Fault.Promised(row.Storage)}\t{Length(run)}\t{Rate(run)}");
             return 0;
         }
         return runner.RunAsync(rows).GetAwaiter().GetResult();
     }
 
     internal static string Rate(RunRate rate) => string.Create(CultureInfo.InvariantCulture, $"{rate.Rate}/s ({rate.Source})");
+
+    internal static string Rate(CrashOptions run) => string.Create(CultureInfo.InvariantCulture, $"{run.Rate}/s ({run.RateSource})");
+
+    internal static string Length(CrashOptions run) => string.Create(CultureInfo.InvariantCulture, $"{run.Seconds} s ({run.SecondsSource})");
+
+    /// <summary>What a run's log line says before it starts: its rate and length, and where each came from.</summary>
+    internal static string RateAndLength(CrashOptions run) => $"{Rate(run)}; {Length(run)}";
 
     private static string[] List(string? text) =>
         text is null ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

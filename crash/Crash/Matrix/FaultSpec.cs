@@ -1,5 +1,6 @@
 using Harness.Catalogue;
 using Crash.Control;
+using Crash.RunLengths;
 using IntegrationService.Http;
 
 namespace Crash.Matrix;
@@ -12,6 +13,17 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
 {
     /// <summary>Carries the fault out (<see cref="ServerFaults"/>); its exit code, 0 when it happened and everything was started again.</summary>
     internal Func<FaultContext, int> Run { get; init; } = _ => throw new InvalidOperationException("a fault without an action");
+
+    /// <summary>What bounds how long it keeps its targets from answering (<see cref="BudgetFor"/>).</summary>
+    public FaultLength Length { get; init; }
+
+    /// <summary>How long the fault may keep <paramref name="entry"/>'s targets from answering: the run lasts at least this past the fault's start (<see cref="RunLength"/>).</summary>
+    public FaultBudget BudgetFor(StorageDescription entry, RestartBudgets budgets, double stopSeconds) => Length switch
+    {
+        FaultLength.ServersRestart => budgets.ServersRestart(Targets(entry)),
+        FaultLength.ServiceRestart => budgets.ServiceRestart(),
+        _ => FaultBudget.Stop(stopSeconds),
+    };
 
     /// <summary>What the architecture promises to lose at most under this fault (a <see cref="Loss"/> word).</summary>
     public string Promised(StorageDescription entry) =>

@@ -1,4 +1,5 @@
 using Crash.Control;
+using Crash.RunLengths;
 
 namespace Crash.Matrix;
 
@@ -13,19 +14,24 @@ public static class Faults
         new("db-kill", FaultTarget.Servers, Promise.ProcessCrash, "kill -9 the architecture's servers, then script/services up")
         {
             Run = ServerFaults.KillAndRestart,
+            Length = FaultLength.ServersRestart,
         },
         new("service-kill", FaultTarget.Service, Promise.ProcessCrash, "kill -9 the service, then start it again")
         {
             Run = ServerFaults.KillService,
+            Length = FaultLength.ServiceRestart,
         },
         new("db-stop", FaultTarget.Servers, Promise.ProcessCrash, "SIGSTOP the servers for --stop-seconds, then SIGCONT (a hung backend)")
         {
             Run = ServerFaults.StopAndContinue,
+            Length = FaultLength.StopTime,
         },
         // script/services powercut: the servers run on crash/powerloss's layer (the matrix starts them so), which drops what they did not fsync.
         new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them")
         {
             Run = ServerFaults.PowerCut,
+            // The cut itself is instant; what takes time is starting the servers again, as after db-kill.
+            Length = FaultLength.ServersRestart,
         },
     ];
 

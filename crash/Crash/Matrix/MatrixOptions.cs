@@ -1,5 +1,6 @@
 using Harness.Catalogue;
 using Crash.Rates;
+using Crash.RunLengths;
 using Tank.Commands;
 
 namespace Crash.Matrix;
@@ -13,7 +14,10 @@ public sealed record MatrixOptions
     /// <summary>script/services: the server faults act through it.</summary>
     public required string Services { get; init; }
     public required string Out { get; init; }
+    /// <summary>--seconds: how long a run writes, unless its fault needs longer (<see cref="LengthOf"/>).</summary>
     public double Seconds { get; init; } = 20;
+    /// <summary>How long each server and the service may take to restart: a run lasts until its fault could be over and p99 back under the SLO.</summary>
+    public required RestartBudgets RestartBudgets { get; init; }
     /// <summary>Each run's writes per second: fixed, or a share of a bench report's confirmed capacity.</summary>
     public RateRule Rates { get; init; } = RateRule.Default;
     /// <summary>How long db-stop keeps the servers stopped.</summary>
@@ -31,6 +35,9 @@ public sealed record MatrixOptions
     public RunRate RateOf(MatrixRow row) =>
         Rates.For(row.Storage.Name, row.Kind, sameWrites: BenchCatalogue.SameWritesAs(row.Kind.Serves(), row.Storage.Name));
 
-    /// <summary>A third of the way in, in whole seconds as script/crashtest always did.</summary>
+    /// <summary>A third of the way into --seconds, in whole seconds as script/crashtest always did (an extended run keeps it: only its end moves).</summary>
     public double FaultAt => Math.Floor(Seconds / 3);
+
+    /// <summary>The row's length: --seconds, or longer where its fault's budget, the held window and the margin need more.</summary>
+    public RunLength LengthOf(MatrixRow row) => RunLength.For(Seconds, FaultAt, row.Fault.BudgetFor(row.Storage, RestartBudgets, StopSeconds));
 }

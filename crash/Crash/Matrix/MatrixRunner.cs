@@ -52,10 +52,11 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
         var status = 0;
         foreach (var row in rows)
         {
-            if (options.Rates.Report is not null) Console.Error.WriteLine($"crash: {row.Label}: {MatrixCommand.Rate(options.RateOf(row))}");
-            _service.Restart();
             var path = Path.Combine(options.Out, row.FileName);
-            var (result, exitCode) = await CrashCommand.Execute(RunOptions(row, path)).ConfigureAwait(false);
+            var run = RunOptions(row, path);
+            Console.Error.WriteLine($"crash: {row.Label}: {MatrixCommand.RateAndLength(run)}");
+            _service.Restart();
+            var (result, exitCode) = await CrashCommand.Execute(run).ConfigureAwait(false);
             if (exitCode != 0)
             {
                 Console.Error.WriteLine($"crash: {row.Label}: exit code {exitCode} (the API {(result is null ? "was not up before the run" : "did not come back")})");
@@ -97,21 +98,20 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
         return status;
     }
 
-    /// <summary>The options of one run (checked: throws on a combination that cannot run).</summary>
+    /// <summary>The options of one run at its rate and length (checked: throws on a combination that cannot run).</summary>
     public CrashOptions RunOptions(MatrixRow row, string path)
     {
         var targets = row.Fault.Targets(row.Storage);
         var rate = options.RateOf(row);
-        return RateChecked(rate, row.Label, () => new CrashOptions
+        var length = options.LengthOf(row);
+        return PlannedRun.Options(options.Rates, rate, length, row.Label, new CrashOptions
         {
             Url = options.Url,
             Storage = row.Storage.Name,
             Kind = row.Kind,
             Rate = rate.Rate,
-            RateSource = rate.Source,
-            RateFromReport = rate.FromReport,
-            Seconds = options.Seconds,
-            FaultAt = options.FaultAt,
+            Seconds = length.Seconds,
+            FaultAt = length.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
             FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, options.StopSeconds, log)),
             Items = options.Items,
@@ -121,13 +121,6 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             TruthStorage = row.TruthStorage,
             Out = path,
             Label = row.Label,
-        }.Validated());
-    }
-
-    /// <summary>A rate taken from a bench report can be more than a run can plan (items: one location set a write): say where it came from.</summary>
-    internal static CrashOptions RateChecked(RunRate rate, string label, Func<CrashOptions> options)
-    {
-        try { return options(); }
-        catch (InputException e) when (rate.FromReport) { throw new InputException($"{label} at {MatrixCommand.Rate(rate)}: {e.Message}"); }
+        });
     }
 }
