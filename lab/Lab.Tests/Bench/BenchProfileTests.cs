@@ -1,64 +1,107 @@
+using Harness.CommandLine;
 using Lab.Bench;
 using Tank.Schedule;
-using Lab.Cluster;
 
 namespace Lab.Tests.Bench;
 
-/// <summary>The schedules a cell runs are derived from its probed capacity and parse as Tank schedules.</summary>
+/// <summary>The method as data: the profiles in lab/profiles parse, override one another and are checked.</summary>
 public sealed class BenchProfileTests
 {
+    private static string Root => Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "..", "..", ".."));
+
+    private static BenchProfile Load(bool quick, string? overridePath = null) => ProfileFile.Load(Root, quick, overridePath).Profile;
+
     [Theory]
     [InlineData(false, 2000, "line(1, 2000, 2s)", "line(1, 3000, 6s)")]
     [InlineData(true, 2000, "line(1, 2000, 1s)", "line(1, 3000, 4s)")]
-    [InlineData(true, 10, "line(1, 10, 1s)", "line(1, 15, 4s)")]
     public void WarmUpClimbsToCAndTheMeasuredRampToOneAndAHalfC(bool quick, long capacity, string warmup, string ramp)
     {
-        var profile = BenchProfile.For(quick);
+        var profile = Load(quick);
         Assert.Equal((warmup, ramp), (profile.Warmup(capacity), profile.Ramp(capacity)));
         Assert.Equal(profile.RampSeconds * 1000, ScheduleParser.Parse(ramp).DurationMs);
     }
 
     [Fact]
-    public void QueueReadsCoverTheAreasUnderWarmUpAndRampWithTwentyPercentToSpare()
+    public void QuickReadsDefaultThenItsOwnKeys()
     {
-        var profile = BenchProfile.For(quick: false);
-        var warmupAndRamp = ScheduleParser.Parse(profile.Warmup(1000)).Count + ScheduleParser.Parse(profile.Ramp(1000)).Count;
-        var needed = profile.QueueReadsNeeded(1000);
-        Assert.Equal((1000 * 2 + 1500 * 6) * 6 / 10 + 1000, needed);
-        Assert.Equal(1500 * 6 * 6 / 10 + 1000, profile.QueueReadsNeeded(1000, warmup: false));
-        Assert.Equal(1000 * 2 * 12 / 10 + 1000, BenchProfile.QueueReadsNeeded(1000, 2));
-        Assert.InRange(needed, warmupAndRamp * 1.2, warmupAndRamp * 1.2 + 1100);
+        var (quick, full) = (Load(true), Load(false));
+        Assert.Equal(("quick", "default"), (quick.Name, full.Name));
+        Assert.True(quick.Items < full.Items && quick.AmmoCount < full.AmmoCount && quick.StepSeconds < full.StepSeconds && quick.ConfirmSeconds < full.ConfirmSeconds);
+        Assert.True(quick.Repeats == 1 && full.Repeats >= 3);
+        // The confirmation is long enough for a periodic stall to land in every window.
+        Assert.True(full.ConfirmSeconds >= 30 && full.WindowSeconds <= full.ConfirmSeconds / 3);
+        // Keys quick.yaml does not name are default.yaml's.
+        Assert.Equal((full.StepFactor, full.UnstableSpread), (quick.StepFactor, quick.UnstableSpread));
     }
 
     [Fact]
-    public void QuickIsSmallerEverywhere()
+    public void AUserProfileChangesOnlyTheKeysItNames()
     {
-        var (quick, full) = (BenchProfile.For(true), BenchProfile.For(false));
-        Assert.True(quick.Items < full.Items && quick.AmmoCount < full.AmmoCount && quick.RampSeconds < full.RampSeconds && quick.KvKeys < full.KvKeys);
-        Assert.True(quick.Repeats == 1 && full.Repeats == 3 && quick.ConfirmSeconds < full.ConfirmSeconds && full.ConfirmSeconds >= 15);
-        // Holds long enough that one slow second is a third of the judgement, not half of it.
-        Assert.True(full.HoldSeconds >= 3 && quick.HoldSeconds < full.HoldSeconds && full.Search(10).WarmupSeconds >= 1);
-        // A later repetition starts from the previous confirmed rate: fewer holds, the same confirmation.
-        Assert.True(full.Search(10, repeat: 2).Steps < full.Search(10).Steps && full.Search(10, repeat: 2).ConfirmSeconds == full.ConfirmSeconds);
-        Assert.True(full.Search(10, repeat: 2).TrustHint && !full.Search(10).TrustHint);
-        // After repetitions that confirmed nothing, the start is only the ramp's estimate: a full search again.
-        Assert.Equal((false, full.Search(10).Steps), (full.Search(10, repeat: 2, confirmedBefore: false).TrustHint, full.Search(10, repeat: 2, confirmedBefore: false).Steps));
-        foreach (var p in new[] { quick, full })
+        var file = Path.GetTempFileName();
+        try
         {
-            ScheduleParser.Parse(p.ProbeSchedule);
-            ScheduleParser.Parse(p.PrefillSchedule);
-            Assert.Equal(p.PrefillCount, ScheduleParser.Parse(p.PrefillSchedule).Count);
+            File.WriteAllText(file, "repeats: 5\nconfirm_seconds: 40\n");
+            var profile = Load(false, file);
+            Assert.Equal((5, 40), (profile.Repeats, profile.ConfirmSeconds));
+            Assert.Equal(Load(false) with { Repeats = 5, ConfirmSeconds = 40 }, profile);
         }
+        finally { File.Delete(file); }
+    }
+
+    [Theory]
+    [InlineData("repeat: 5\n", "unknown key 'repeat'")]
+    [InlineData("repeats: five\n", "not of its key's type")]
+    [InlineData("repeats: 0\n", "repeats must be at least 1")]
+    [InlineData("step_factor: 1\n", "step_factor must be above 1")]
+    [InlineData("window_seconds: 90\n", "window_seconds must lie between 1 and confirm_seconds")]
+    [InlineData("probe_schedule: nonsense(\n", "probe_schedule")]
+    public void AProfileWithAMistakeIsBadInputNamingIt(string yaml, string message)
+    {
+        var file = Path.GetTempFileName();
+        try
+        {
+            File.WriteAllText(file, yaml);
+            var error = Assert.Throws<InputException>(() => Load(false, file));
+            Assert.Contains(message, error.Message);
+            Assert.Contains(file, error.Message);
+        }
+        finally { File.Delete(file); }
+    }
+
+    [Fact]
+    public void TheRenderedProfileReadsBackAsTheSameProfile()
+    {
+        var file = Path.GetTempFileName();
+        try
+        {
+            var quick = Load(true);
+            File.WriteAllText(file, ProfileFile.Render(quick));
+            Assert.Equal(quick, Load(false, file));
+        }
+        finally { File.Delete(file); }
     }
 
     [Fact]
     public void TheNoteSaysHowTheRunWasMade()
     {
-        var note = BenchReport.Note(BenchProfile.For(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3, Seed = 7 });
+        var note = BenchReport.Note(Load(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3, Seed = 7 });
         Assert.Contains("10000 locations, 50000 items", note);
         Assert.Contains("ammo seed 7", note);
-        Assert.Contains("measured line(1, 1.5·C, 4s); then the capacity at the SLO once: up to 3 holds", note);
+        Assert.Contains("then one repetition", note);
         Assert.Contains("node 0 of a 3-node sharded cluster", note);
         Assert.EndsWith("not a basis for conclusions", note);
+        Assert.Contains("independent repetitions, interleaved", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+    }
+
+    [Fact]
+    public void TheRoundOrderIsShuffledBySeedAndRoundAndRepeatable()
+    {
+        var cells = Enumerable.Range(1, 12).ToList();
+        var first = RoundOrder.Of(cells, 1, 1);
+        Assert.Equal(first, RoundOrder.Of(cells, 1, 1));
+        Assert.NotEqual(first, RoundOrder.Of(cells, 1, 2));
+        Assert.NotEqual(first, RoundOrder.Of(cells, 2, 1));
+        Assert.NotEqual(cells, first);
+        Assert.Equal(cells, first.Order());
     }
 }

@@ -54,18 +54,58 @@ public sealed class CompareCommandTests
     [InlineData(5000, new double[] { 4200, 5000, 5600 }, 4400, new double[] { 3900, 4400, 4500 }, "5000 [4200–5600] → 4400 [3900–4500] (−12.0 %)", false)]
     // Apart by far more than the threshold.
     [InlineData(5000, new double[] { 4200, 5000, 5600 }, 3000, new double[] { 2900, 3000, 3100 }, "5000 [4200–5600] → 3000 [2900–3100] (−40.0 %)", true)]
-    // The same build twice, script/bench --quick --repeat 3 --storage tarantool-memtx --scenario author-read
-    // (2026-11-27): the medians 17.5 % apart, the spreads only 1 % (21 492 against 21 283).
-    [InlineData(25790, new double[] { 21492, 25790, 28482 }, 21283, new double[] { 21283, 17026, 21283 }, "25790 [21492–28482] → 21283 [17026–21283] (−17.5 %)", false)]
+    // The medians 17.5 % apart, the intervals overlapping: no difference.
+    [InlineData(25790, new double[] { 21492, 25790, 28482 }, 21283, new double[] { 21600, 17026, 21283 }, "25790 [21492–28482] → 21283 [17026–21600] (−17.5 %)", false)]
+    // The intervals separate, barely, and the medians 17.5 % apart: a change.
+    [InlineData(25790, new double[] { 21492, 25790, 28482 }, 21283, new double[] { 21283, 17026, 21283 }, "25790 [21492–28482] → 21283 [17026–21283] (−17.5 %) ✗", true)]
     // Spreads 11.6 % apart at their nearest edges.
     [InlineData(25790, new double[] { 21492, 25790, 28482 }, 17000, new double[] { 16000, 17000, 19000 }, "25790 [21492–28482] → 17000 [16000–19000] (−34.1 %) ✗", true)]
-    public void AChangeCountsOnlyWhenTheSpreadsTooAreMoreThanTheThresholdApart(double before, double[] beforeRepeats, double after, double[] afterRepeats, string shown, bool worse)
+    public void AChangeCountsOnlyWhenTheIntervalsSeparateAndTheChangeIsBeyondTheThreshold(double before, double[] beforeRepeats, double after, double[] afterRepeats, string shown, bool worse)
     {
         using var f = new SummaryFixture();
         var (code, output, _) = Compare(f.Report("base", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: before, Repeats: beforeRepeats)),
             f.Report("new", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: after, Repeats: afterRepeats)));
         Assert.Equal(worse ? CompareCommand.Regressed : 0, code);
         Assert.Contains(shown, output);
+    }
+
+    [Fact]
+    public void TheBenchsIntervalOfTheMedianIsTheSpreadCompareJudges()
+    {
+        using var f = new SummaryFixture();
+        // The repetitions' min–max overlap, the intervals of the medians do not.
+        var (code, output, _) = Compare(
+            f.Report("base", 10, new Cell("postgres", "author-read", 40000, 3.0, ConfirmedRps: 10000, Repeats: [8000, 9900, 10000, 10100, 12000], Interval: [9900, 10100])),
+            f.Report("new", 10, new Cell("postgres", "author-read", 40000, 3.0, ConfirmedRps: 8500, Repeats: [7000, 8400, 8500, 8600, 9000], Interval: [8400, 8600])));
+        Assert.Equal(CompareCommand.Regressed, code);
+        Assert.Contains("10000 [9900–10100] → 8500 [8400–8600] (−15.0 %) ✗", output);
+    }
+
+    [Fact]
+    public void AnUnstableCellIsReportedAsSuchNeverAsNoDifference()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Compare(
+            f.Report("base", 10, new Cell("postgres", "author-read", 40000, 3.0, ConfirmedRps: 10000, Repeats: [7000, 10000, 12000], Interval: [7000, 12000], UnstableBecause: "stalls in 2 confirmations")),
+            f.Report("new", 10, new Cell("postgres", "author-read", 40000, 3.0, ConfirmedRps: 10100, Repeats: [9900, 10100, 10200], Interval: [9900, 10200])));
+        Assert.Equal(0, code);
+        var row = output.Split('\n').Single(l => l.StartsWith("postgres · author-read", StringComparison.Ordinal)).TrimEnd();
+        Assert.EndsWith("unstable", row);
+        Assert.DoesNotContain("no difference", row);
+        Assert.Contains("Could not tell in 1 cell (unstable, not \"no difference\"):", output);
+        Assert.Contains("BASE stalls in 2 confirmations", output);
+    }
+
+    [Fact]
+    public void AnUnstableCellWhoseIntervalsSeparateIsStillWorse()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Compare(
+            f.Report("base", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: 20000, Repeats: [19000, 20000, 21000], Interval: [19000, 21000])),
+            f.Report("new", 10, new Cell("tarantool-memtx", "author-read", 40000, 3.0, ConfirmedRps: 5000, Repeats: [3000, 5000, 8000], Interval: [3000, 8000], UnstableBecause: "stalls")));
+        Assert.Equal(CompareCommand.Regressed, code);
+        Assert.Contains("Worse in 1 cell:", output);
+        Assert.Contains("tarantool-memtx · author-read: capacity", output);
     }
 
     [Fact]

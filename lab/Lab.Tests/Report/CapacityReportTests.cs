@@ -11,7 +11,7 @@ public sealed class CapacityReportTests
     // Each repetition's confirmed rate, as lab bench writes them.
     private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
         [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
-        [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15, 0.8);
+        [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
 
     [Fact]
     public void WithoutCapacityJsonTheSummaryIsAsBefore()
@@ -33,20 +33,21 @@ public sealed class CapacityReportTests
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
         Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · confirmed rps |", md);
-        Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 (1000–1100) |", md);
-        // Nothing confirmed in any repetition: a dash, no range.
-        Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · — |", md);
-        Assert.Contains("\"confirmed rps\" is the capacity at the SLO by search, then confirmation", md);
+        Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 [1000–1100] |", md);
+        // Only errors in every repetition: 0, no interval.
+        Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · 0 |", md);
+        Assert.Contains("\"capacity\" is the rate where p99 crosses the SLO", md);
         Assert.Contains("held for 15 s", md);
 
         using var summary = JsonDocument.Parse(dir.Read("summary.json"));
         var capacity = summary.RootElement.GetProperty("runs").EnumerateArray().Single(r => r.GetProperty("storage").GetString() == "postgres").GetProperty("capacity");
         Assert.Equal(1050, capacity.GetProperty("confirmed_rps").GetInt64());
         Assert.Equal(4.2, capacity.GetProperty("confirmed_p99_ms").GetDouble());
-        Assert.Equal([1000L, 1100, 1050], capacity.GetProperty("repeats").EnumerateArray().Select(e => e.GetProperty("confirmed_rps").GetInt64()));
+        Assert.Equal([1000L, 1100, 1050], summary.RootElement.GetProperty("runs").EnumerateArray().Single(r => r.GetProperty("storage").GetString() == "postgres")
+            .GetProperty("repeats").EnumerateArray().Select(e => e.GetProperty("rps").GetInt64()));
         Assert.Equal(1050, capacity.GetProperty("median").GetDouble());
         Assert.Equal((1000.0, 1100.0), (capacity.GetProperty("spread").GetProperty("min").GetDouble(), capacity.GetProperty("spread").GetProperty("max").GetDouble()));
-        // What compare reads: the median and the repetitions' confirmed rates as its spread.
+        // What compare reads: the median and its interval (three repetitions: their min–max).
         var cell = Lab.Compare.ReportFileReader.Read(dir.Path).Cells.Single(c => c.Storage == "postgres");
         Assert.Equal((1050.0, new Lab.Compare.Spread(1000, 1100)), (cell.Capacity.Value, cell.Capacity.Spread));
         Assert.Equal((15.0, true), (capacity.GetProperty("holds")[1].GetProperty("seconds").GetDouble(), capacity.GetProperty("holds")[1].GetProperty("confirmation").GetBoolean()));

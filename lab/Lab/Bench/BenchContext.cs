@@ -11,6 +11,10 @@ public sealed record BenchContext(BenchOptions Options, BenchProfile Profile, IR
 
     public string KvPrefillYaml => Path.Combine(Options.Root, "tank", "configs", "kv-prefill.yaml");
 
+    /// <summary>The servers and caches an architecture runs on (script/services names).</summary>
+    public IReadOnlyList<string> Servers(string storage) =>
+        Catalogue.FirstOrDefault(a => a.Name == storage) is { } a ? [.. a.Servers, .. a.Caches] : [];
+
     public string Durability(string storage) => Catalogue.FirstOrDefault(a => a.Name == storage)?.Durability.Text ?? "";
 
     /// <summary>Runs one of the service's tools (seed, fill-queue, settle) from its Release build.</summary>

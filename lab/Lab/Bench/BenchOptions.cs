@@ -9,6 +9,8 @@ namespace Lab.Bench;
 public sealed record BenchOptions
 {
     public bool Quick { get; init; }
+    /// <summary>A profile file read over lab/profiles/default.yaml (and quick.yaml with --quick); null: none.</summary>
+    public string? Profile { get; init; }
     /// <summary>Null: every architecture of the catalogue.</summary>
     public IReadOnlyList<string>? Storages { get; init; }
     /// <summary>Null: the default scenarios (the key-value ones with --cluster).</summary>

@@ -25,6 +25,22 @@ public sealed class BenchProgress(int total, double plannedSecondsPerCell)
         return label;
     }
 
+    private Stopwatch? _repetitions;
+    private int _repetitionsDone;
+
+    /// <summary>
+    /// Logs where the repetitions are (<c>repetition 2, cell 3/12</c>) and the time they have left,
+    /// at their pace so far (before the first, from <paramref name="plannedSeconds"/> each).
+    /// </summary>
+    public void Repetition(int round, int index, int count, int rounds, double plannedSeconds)
+    {
+        _repetitions ??= Stopwatch.StartNew();
+        var left = rounds * count - _repetitionsDone;
+        var pace = _repetitionsDone > 0 ? _repetitions.Elapsed.TotalSeconds / _repetitionsDone : plannedSeconds;
+        ToolLog.Write($"repetition {round}/{rounds}, cell {index}/{count}: about {Format(left * pace)} left");
+        _repetitionsDone++;
+    }
+
     /// <summary>Seconds the cells from the <paramref name="done"/>-th on will take, at the pace so far.</summary>
     public double SecondsLeft(int done, double elapsedSeconds) =>
         (total - done) * (done > 0 ? elapsedSeconds / done : plannedSecondsPerCell);

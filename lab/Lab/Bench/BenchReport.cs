@@ -53,12 +53,12 @@ public static class BenchReport
             + string.Create(CultureInfo.InvariantCulture,
             $"; each run: closed-model probe ({p.ProbeInstances} instances) for capacity C, warm-up line(1, C, {p.WarmupSeconds}s) unrecorded, measured line(1, {p.RampFactor}·C, {p.RampSeconds}s)")
             + string.Create(CultureInfo.InvariantCulture,
-            $"; then the capacity at the SLO {(p.Repeats == 1 ? "once" : $"{p.Repeats} times")}: up to {p.SearchSteps} holds of {p.HoldSeconds} s (each after {p.HoldWarmupSeconds} s unrecorded at its rate; a failure below a held rate or only just over the SLO held once more) bisecting between 0 and 1.5·C, confirmed by a {p.ConfirmSeconds} s hold (ended early once it can no longer hold){(p.Repeats > 1 ? $"; each later time from the previous confirmed rate, {p.LaterSearchSteps} hold(s) above it, then the confirmation" : "")}")
-            + "; queue-read runs start from a queue filled (IntegrationService fill-queue) with 1.2 × the reads their warm-up and ramp can make"
+            $"; then {(p.Repeats == 1 ? "one repetition" : $"{p.Repeats} independent repetitions, interleaved (repetition k of every cell, then k+1, each round shuffled with seed {p.ShuffleSeed})")}, each from a reset state (queues emptied, servers settled{(p.Settle ? "" : " only with settle")}, the machine idle): constant-rate steps of {p.StepSeconds} s from {p.StepStart}·C by ×{p.StepFactor} (at most {p.MaxSteps}, each after {p.StepWarmupSeconds} s unrecorded), the capacity where p99 crosses the SLO interpolated between the step that held and the one that did not, then a {p.ConfirmSeconds}-s confirmation at it (p99 per {p.WindowSeconds}-s window); holds disturbed by other processes (> {p.ForeignCores} cores) or with the generator behind run again (at most {p.MaxReruns}); unstable when the repetitions spread over {p.UnstableSpread:P0} of their median; profile {p.Name} (profile.yaml)")
+            + string.Create(CultureInfo.InvariantCulture, $"; queue-read repetitions start from a queue emptied and filled to {p.QueueReadDepth} messages, topped up before each hold")
             + $"; kv-put writes 1 KiB random values over {p.KvKeys} keys, kv-get reads them after every key was written once";
         if (o.ClusterNodes >= 2)
             note += $"; rows \"<store> ×{o.ClusterNodes}\": the key-value scenarios through node 0 of a {o.ClusterNodes}-node sharded cluster (script/cluster), each node with its own store, on the same 2 cores";
-        if (p.Quick) note += ". --quick: short ramps on a reduced data set, a smoke test, not a basis for conclusions";
+        if (p.Quick) note += ". --quick: short steps on a reduced data set, a smoke test, not a basis for conclusions";
         return note;
     }
 

@@ -20,10 +20,14 @@ public static class BenchRun
         var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
             options.Workload, options.Distribution);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
-        var profile = BenchProfile.For(options.Quick) is var p && options.Repeat is { } repeat ? p with { Repeats = repeat } : BenchProfile.For(options.Quick);
+        var (loaded, profileFiles) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
+        var profile = options.Repeat is { } repeat ? loaded with { Repeats = repeat } : loaded;
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
         var runDir = Path.Combine(options.Root, "reports", stamp);
         Directory.CreateDirectory(Path.Combine(runDir, "runs"));
+        // The method as run, beside the results: the files merged and --repeat applied.
+        File.WriteAllText(Path.Combine(runDir, "profile.yaml"),
+            $"# read from {string.Join(", then ", profileFiles.Select(f => Path.GetRelativePath(options.Root, f)))}{(options.Repeat is null ? "" : $"; repeats from --repeat {options.Repeat}")}\n" + ProfileFile.Render(profile));
         var context = new BenchContext(options, profile, catalogue, runDir, cancel);
         var steps = new BenchSteps(context);
 
@@ -44,17 +48,49 @@ public static class BenchRun
         ToolLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
         var progress = new BenchProgress(cells.Count, PlannedSecondsPerCell(profile));
         var runner = new CellRunner(context, steps);
-        foreach (var cell in matrix.Cells)
-            runner.Measure(cell, target, Path.Combine(runDir, cell.RelativeDir), progress.Next(cell));
+        MeasureInterleaved(context, runner, matrix.Cells, target, progress);
         if (matrix.ClusterStores.Count > 0) new ClusterPhase(context, steps, runner, progress).Run(matrix);
         var crossCheck = new WrkCrossCheck(context, steps);
         foreach (var check in matrix.CrossChecks) crossCheck.Run(check, target);
         BenchReport.Write(context, stamp);
     }
 
-    // Before the first cell is done: its schedules plus about 10 s of preparation (ammo, prefills, settling).
+    /// <summary>
+    /// Every cell prepared in catalogue order, then repetition k of every cell in the round's
+    /// shuffled order (<see cref="RoundOrder"/>), then k+1; the orders are logged and kept in
+    /// order.json. Each cell's capacity.json is written once its last repetition is done.
+    /// </summary>
+    private static void MeasureInterleaved(BenchContext context, CellRunner runner, IReadOnlyList<BenchCell> cells, BenchTarget target, BenchProgress progress)
+    {
+        var prepared = new List<PreparedCell>();
+        try
+        {
+            foreach (var cell in cells)
+                prepared.Add(runner.Prepare(cell, target, Path.Combine(context.RunDir, cell.RelativeDir), progress.Next(cell)));
+            var rounds = new List<object>();
+            for (var round = 1; round <= context.Profile.Repeats; round++)
+            {
+                var order = RoundOrder.Of(prepared, context.Profile.ShuffleSeed, round);
+                ToolLog.Write($"repetition {round} of {context.Profile.Repeats} (shuffle seed {context.Profile.ShuffleSeed}): {string.Join(", ", order.Select(c => c.Cell.Label))}");
+                rounds.Add(new { round, order = order.Select(c => new { storage = c.Cell.Storage, scenario = c.Cell.Name }) });
+                for (var i = 0; i < order.Count; i++)
+                {
+                    progress.Repetition(round, i + 1, order.Count, context.Profile.Repeats, context.Profile.SecondsPerRepetition);
+                    runner.Repeat(order[i], round, i + 1);
+                }
+            }
+            File.WriteAllText(Path.Combine(context.RunDir, "order.json"),
+                System.Text.Json.JsonSerializer.Serialize(new { shuffle_seed = context.Profile.ShuffleSeed, rounds }, new System.Text.Json.JsonSerializerOptions { WriteIndented = true }) + "\n");
+            foreach (var cell in prepared) runner.Finish(cell);
+        }
+        finally
+        {
+            foreach (var cell in prepared) cell.Dispose();
+        }
+    }
+
+    // A cell's preparation (its schedules plus about 10 s of ammo, prefills, settling) and its repetitions.
     public static double PlannedSecondsPerCell(BenchProfile profile) =>
-        ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds
-        + Enumerable.Range(1, profile.Repeats).Sum(repeat =>
-            profile.StepsOf(repeat) * (profile.HoldSeconds + profile.HoldWarmupSeconds) + profile.ConfirmSeconds + profile.HoldWarmupSeconds) + 10;
+        ScheduleParser.Parse(profile.ProbeSchedule, "probe").DurationMs / 1000.0 + profile.WarmupSeconds + profile.RampSeconds + 10
+        + profile.Repeats * profile.SecondsPerRepetition;
 }

@@ -1,160 +1,231 @@
-using IntegrationService.Http;
+using System.Globalization;
 using System.Text.Json;
+using Harness;
+using IntegrationService.Http;
+using IntegrationService;
+using Lab.Report;
 using Tank.Ammo;
 using Tank.Commands;
-using Lab.Report;
 using Tank.Runner;
-using Harness;
 
 namespace Lab.Bench;
 
 /// <summary>
-/// One measured cell (script/bench's <c>measure</c>): fresh ammo; authors to read, keys to get or
-/// messages to take put in place; the servers settled; a closed-model probe for the capacity C;
-/// then, in one runner, the unrecorded warm-up line(1, C) and the measured ramp line(1, 1.5·C),
-/// with the service's /metrics saved right before and after, and a queue's depth before and after;
-/// then, once per repetition, the capacity at the SLO by constant-rate holds and a longer
-/// confirmation (capacity.json: each repetition's confirmed rate, their median and min–max).
+/// One measured cell in three parts. <see cref="Prepare"/>, once: fresh ammo; authors to read, keys
+/// to get or messages to take put in place; the servers settled; a closed-model probe for the
+/// capacity C; then, in one runner, the unrecorded warm-up line(1, C) and the measured ramp
+/// line(1, 1.5·C) the report's charts are drawn from, with the service's /metrics before and after.
+/// <see cref="Repeat"/>, once per repetition, each from the same state (<see cref="StateReset"/>)
+/// and the same information (C): the capacity at the SLO read off constant-rate steps and a longer
+/// confirmation (<see cref="CapacityCurve"/>), every hold run again when other processes disturbed
+/// it or the generator fell behind. <see cref="Finish"/>: capacity.json (each repetition, the
+/// median, its interval, whether the cell is unstable and why).
 /// </summary>
 public sealed class CellRunner(BenchContext context, BenchSteps steps)
 {
+    private readonly StateReset _reset = new(context, steps);
+
+    /// <summary>Prepare, every repetition in a row, finish: a cell measured on its own (the cluster's).</summary>
     public void Measure(BenchCell cell, BenchTarget target, string outDir, string label)
+    {
+        using var prepared = Prepare(cell, target, outDir, label);
+        for (var repeat = 1; repeat <= context.Profile.Repeats; repeat++) Repeat(prepared, repeat, order: 1);
+        Finish(prepared);
+    }
+
+    public PreparedCell Prepare(BenchCell cell, BenchTarget target, string outDir, string label)
     {
         var profile = context.Profile;
         var queueRead = cell.Scenario == Scenario.QueueRead;
-        using var work = new Workspace();
-        Directory.CreateDirectory(outDir);
-        KeyRange? authorIds = cell.Scenario is Scenario.AuthorRead or Scenario.AuthorMixed ? steps.AuthorIds(cell.Storage, target, work) : null;
-        var ammoFile = Path.Combine(outDir, "ammo.txt");
-        steps.Ammo(cell.Scenario, cell.Storage, target.Address, profile.AmmoCount, ammoFile, authorIds, distribution: cell.Distribution, workload: cell.Workload);
-        if (cell.Scenario == Scenario.KvGet) steps.KvPrefill(cell.Storage, target, work);
-        // A read probe must take real messages, not measure empty-queue answers.
-        var prefilled = queueRead ? steps.FillQueue(cell.Storage, profile.QueueProbeDepth) : 0;
-        steps.Settle();
-        var ammo = RunInputs.LoadAmmo(Tank.Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = ammoFile });
-        var capacity = steps.Probe(ammoFile, ammo, target, work, label, Path.Combine(outDir, "probe"));
-        ToolLog.Write($"{label}: probe {capacity} rps ({profile.ProbeInstances} instances); warm-up {profile.Warmup(capacity)}; measured {profile.Ramp(capacity)}" +
-            (profile.Repeats > 1 ? $"; then {profile.Repeats} capacity searches" : ""));
-
-        if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity));
-        long? depthStart = cell.Scenario.Api() == StorageApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
-        target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-before.txt"));
-        Shooter.Fire(new Shot
+        var work = new Workspace();
+        try
         {
-            Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = outDir,
-            Schedule = profile.Ramp(capacity), Warmup = profile.Warmup(capacity), Storage = cell.Storage, Scenario = cell.Name,
-            Durability = context.Durability(cell.Storage), Cpu = target.Cpu, Nodes = target.Nodes, Label = label,
-        }, context.Cancel);
-        target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-after.txt"));
-        if (depthStart is { } start) WriteQueueDepth(cell, target, outDir, label, start, prefilled);
-        var ramp = PhoutAnalyzer.Analyze(Path.Combine(outDir, "phout.log"), cell.Storage, cell.Name, RunMeta.TryRead(Path.Combine(outDir, "meta.json")), context.Options.SloMs);
+            Directory.CreateDirectory(outDir);
+            KeyRange? authorIds = cell.Scenario is Scenario.AuthorRead or Scenario.AuthorMixed ? steps.AuthorIds(cell.Storage, target, work) : null;
+            var ammoFile = Path.Combine(outDir, "ammo.txt");
+            steps.Ammo(cell.Scenario, cell.Storage, target.Address, profile.AmmoCount, ammoFile, authorIds, distribution: cell.Distribution, workload: cell.Workload);
+            if (cell.Scenario == Scenario.KvGet) steps.KvPrefill(cell.Storage, target, work);
+            // A read probe must take real messages, not measure empty-queue answers.
+            var prefilled = queueRead ? steps.FillQueue(cell.Storage, profile.QueueProbeDepth) : 0;
+            steps.Settle();
+            var ammo = RunInputs.LoadAmmo(Tank.Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = ammoFile });
+            var capacity = steps.Probe(ammoFile, ammo, target, work, label, Path.Combine(outDir, "probe"));
+            ToolLog.Write($"{label}: probe {capacity} rps ({profile.ProbeInstances} instances); warm-up {profile.Warmup(capacity)}; measured {profile.Ramp(capacity)}");
 
-        // Each repetition is a whole search and confirmation, so the run-to-run spread compare
-        // judges is the spread of confirmed capacities, not of quick ramps (whose worst second can be 0).
-        var repeats = new List<RepeatRecord>();
-        var holds = new List<HoldRecord>();
-        long? hint = ramp.MaxSustainedRps > 0 ? (long)ramp.MaxSustainedRps : null;
-        long best = 0;
-        for (var repeat = 1; repeat <= profile.Repeats; repeat++)
-        {
-            var plan = profile.Search(context.Options.SloMs, repeat, confirmedBefore: best > 0);
-            var search = Search(cell, target, ammoFile, ammo, work[$"search-{repeat}"], profile.Repeats > 1 ? $"{label} search {repeat}/{profile.Repeats}" : label, capacity, hint, plan);
-            repeats.Add(new RepeatRecord(repeat, search.ConfirmedRps, search.ConfirmedRps > 0 ? Math.Round(search.Confirmation!.P99Ms, 3) : null, search.NeverFailed,
-                search.ConfirmedRps > 0 ? search.Confirmation!.CpuUsPerRequest : null));
-            holds.AddRange(search.Holds.Select(h => Record(h, plan, false, repeat)).Concat(search.Confirmations.Select(h => Record(h, plan, true, repeat))));
-            // The next repetition starts from the best rate confirmed so far: fewer holds spent far
-            // from the knee. Not from the last one: a repetition confirmed 20 % lower would pull every
-            // later one down with it (seen: 28 759, then 23 007, then 18 405 on tarantool-memtx).
-            (hint, best) = NextStart(hint, best, search.ConfirmedRps);
+            if (queueRead) prefilled += steps.FillQueue(cell.Storage, profile.QueueReadsNeeded(capacity));
+            long? depthStart = cell.Scenario.Api() == StorageApi.Queue ? target.Client.QueueDepth(cell.Storage) : null;
+            target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-before.txt"));
+            Shooter.Fire(new Shot
+            {
+                Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = outDir,
+                Schedule = profile.Ramp(capacity), Warmup = profile.Warmup(capacity), Storage = cell.Storage, Scenario = cell.Name,
+                Durability = context.Durability(cell.Storage), Cpu = target.Cpu, Nodes = target.Nodes, Label = label,
+            }, context.Cancel);
+            target.Client.ScrapeMetrics(Path.Combine(outDir, "metrics-after.txt"));
+            if (depthStart is { } start) WriteQueueDepth(cell, target, outDir, label, start, prefilled);
+            return new PreparedCell(cell, target, outDir, label, ammoFile, capacity, work);
         }
-        CapacityFile.Of(repeats, holds, profile.ConfirmSeconds, SearchPlan.BenchHeadroom).Write(outDir);
-        ToolLog.Write($"{label}: ramp max rps @ SLO {ramp.MaxSustainedRps}; confirmed " +
-            string.Join(", ", repeats.Select(r => r.ConfirmedRps > 0 ? $"{r.ConfirmedRps} rps (p99 {r.ConfirmedP99Ms:F2} ms)" : "nothing")) + $" over {profile.ConfirmSeconds} s");
+        catch
+        {
+            work.Dispose();
+            throw;
+        }
     }
 
-    /// <summary>
-    /// Where the next repetition's search starts, after one that confirmed <paramref name="confirmed"/>
-    /// (0: nothing): the best rate confirmed so far, else the hint it had (the ramp's estimate).
-    /// </summary>
-    public static (long? Hint, long Best) NextStart(long? hint, long best, long confirmed) =>
-        confirmed > best ? (confirmed, confirmed) : (hint, best);
-
-    /// <summary>Idle seconds after a hold that failed by far, before the next one.</summary>
-    public const int RecoverySeconds = 1;
-
-    /// <summary>
-    /// Idle seconds after a confirmation that failed, before the one 20 % lower: a confirmation is ended
-    /// as soon as it cannot hold, often within a second or two of a rate the server could not take, and
-    /// the backlog it leaves (a write-ahead log behind, a queue in the service) failed the next one
-    /// within 2 s after a 1-s pause.
-    /// </summary>
-    public const int ConfirmationRecoverySeconds = 3;
-
-    /// <summary>
-    /// Whether a hold runs its unrecorded warm-up first: not a confirmation right after a search hold
-    /// at the same rate that held (that hold was its warm-up, and a second's more).
-    /// </summary>
-    public static bool WarmsUp(bool confirmation, long rate, long? lastRate, bool lastHeld) => !(confirmation && rate == lastRate && lastHeld);
-
-    // A search hold's "held" is the search's judgement (with headroom); a confirmation's, the SLO's.
-    private static HoldRecord Record(Hold h, SearchPlan plan, bool confirmation, int repeat) =>
-        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, h.Held(plan.JudgedAtMs(confirmation)), confirmation, repeat, h.Late);
-
-    // Holds right after the ramp (or the previous search), on the warm service.
-    private SearchResult Search(BenchCell cell, BenchTarget target, string ammoFile, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long capacity, long? hint, SearchPlan plan)
+    /// <summary>One repetition from the reset state: steps, the SLO crossing, the confirmation.</summary>
+    public RepeatRecord Repeat(PreparedCell cell, int repeat, int order)
     {
-        var holds = 0;
-        var overloaded = false;
-        var confirmationFailed = false;
-        long? lastRate = null;
-        var lastHeld = false;
-        var sloUs = (long)(context.Options.SloMs * 1000);
-        return CapacitySearch.Run(plan, context.Profile.RampTop(capacity), hint, (rate, seconds) =>
+        var profile = context.Profile;
+        var label = profile.Repeats > 1 ? $"{cell.Label} repetition {repeat}/{profile.Repeats}" : cell.Label;
+        var reset = _reset.Run(cell.Cell);
+        ToolLog.Write($"{label}: {string.Join(", ", reset.Done.DefaultIfEmpty("nothing to reset"))}; waited {reset.WaitedSeconds:0.#} s for {reset.WaitedFor}");
+        var ammo = RunInputs.LoadAmmo(Tank.Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = cell.AmmoFile });
+        var plan = profile.Curve(context.Options.SloMs);
+        var holds = new List<(Hold Hold, bool Confirmation)>();
+        var cpuSeconds = new Dictionary<string, double>();
+        long answers = 0;
+        var dir = cell.Work[$"repeat-{repeat}"];
+        var curve = CapacityCurve.Run(plan, cell.Capacity, (rate, seconds, confirmation) =>
         {
-            // A hold far past the knee leaves queues in the service and the server (seen: a held
-            // rate failing right after one); idle a moment so they drain before the next is judged.
-            if (overloaded || confirmationFailed)
-                context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(confirmationFailed ? ConfirmationRecoverySeconds : RecoverySeconds));
-            var confirmation = seconds > plan.HoldSeconds;
-            if (cell.Scenario == Scenario.QueueRead) TopUp(cell.Storage, target, BenchProfile.QueueReadsNeeded(rate, seconds + plan.WarmupSeconds));
-            var result = Shooter.Fire(new Shot
-            {
-                Config = context.LoadYaml, AmmoFile = ammoFile, Ammo = ammo, Address = target.Address, OutDir = Path.Combine(dir, $"hold-{++holds}"),
-                Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
-                Warmup = plan.WarmupSeconds > 0 && WarmsUp(confirmation, rate, lastRate, lastHeld) ? $"const({rate}, {plan.WarmupSeconds}s)" : null, Cpu = target.Cpu,
-                // A confirmation is ended as soon as it cannot hold any more (a search hold runs out:
-                // how far it missed decides whether it is held again).
-                DecidedWhen = confirmation ? m => Hold.DecidedFailure(rate * seconds, m.Intended.CountAbove(sloUs), m.Errors, m.Lateness.CountAbove(sloUs)) : null,
-            }, context.Cancel);
-            // A confirmation ended early counts the seconds it ran (capacity.json, the report's hold table).
-            var ran = result.Decided is null ? seconds : Math.Round((result.End - result.Start).TotalSeconds, 1);
-            var servers = result.Cpu.Where(c => c.Name != "tank").ToList();
-            var hold = new Hold(rate, ran, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0,
-                result.Lateness.CountAbove((long)(context.Options.SloMs * 1000)),
-                servers.Count > 0 && result.Responses > 0 ? Math.Round(servers.Sum(c => c.Seconds) * 1e6 / result.Responses, 2) : null);
-            overloaded = !hold.Held(context.Options.SloMs) && !hold.Borderline(context.Options.SloMs);
-            var judgedAt = plan.JudgedAtMs(confirmation);
-            confirmationFailed = confirmation && !hold.Held(judgedAt);
-            (lastRate, lastHeld) = (rate, hold.Held(judgedAt));
-            ToolLog.Write($"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {result.IntervalReal.Percentile(99) / 1000.0:F2}), " +
-                $"errors {hold.Errors}/{hold.Responses}, late > SLO {hold.Late}: {(hold.Held(judgedAt) ? "held" : "not held")}" +
-                (judgedAt < plan.SloMs ? $" (a search hold: p99 ≤ {judgedAt:0.##} ms)" : "") +
-                (result.Decided is null ? "" : $" (ended after {ran:F1} s: {result.Decided})"));
+            var (hold, cpu) = RunHold(cell, ammo, Path.Combine(dir, $"hold-{holds.Count + 1}"), label, rate, seconds, confirmation);
+            holds.Add((hold, confirmation));
+            foreach (var (process, used) in cpu) cpuSeconds[process] = cpuSeconds.GetValueOrDefault(process) + used;
+            answers += hold.Responses;
             return hold;
         });
+        var perProcess = cpuSeconds.ToDictionary(p => p.Key, p => answers == 0 ? 0 : Math.Round(p.Value * 1e6 / answers, 2));
+        var servers = perProcess.Where(p => p.Key != "tank").ToList();
+        var confirmed = curve.Confirmation;
+        var record = new RepeatRecord(repeat, curve.Rps, confirmed is null ? null : Math.Round(confirmed.P99Ms, 3), curve.Kind == EstimateKind.AtLeast,
+            servers.Count > 0 ? Math.Round(servers.Sum(p => p.Value), 2) : null)
+        {
+            Order = order,
+            Kind = Kind(curve.Kind),
+            HeldRps = curve.HeldRps,
+            FailedRps = curve.FailedRps,
+            Confirmed = curve.Confirmed,
+            WindowP99Ms = confirmed?.WindowP99Ms ?? [],
+            StallSeconds = confirmed?.StallSeconds ?? 0,
+            LongestStallSeconds = confirmed?.LongestStallSeconds ?? 0,
+            ConfirmSeconds = confirmed?.Seconds ?? 0,
+            ProcessCpuUsPerRequest = perProcess,
+            Reset = reset,
+            Reruns = holds.Sum(h => h.Hold.Reruns),
+        };
+        cell.Repeats.Add(record);
+        cell.Holds.AddRange(holds.Select(h => Record(h.Hold, plan, h.Confirmation, repeat)));
+        ToolLog.Write($"{label}: {Describe(curve)}");
+        return record;
     }
+
+    public void Finish(PreparedCell cell)
+    {
+        var file = CapacityFile.Of(cell.Repeats, cell.Holds, context.Profile.ConfirmSeconds, context.Profile.UnstableSpread);
+        file.Write(cell.OutDir);
+        ToolLog.Write($"{cell.Label}: capacity {file.ConfirmedRps} rps (median of {cell.Repeats.Count}: {string.Join(", ", cell.Repeats.Select(r => r.Rps))})" +
+            (file.Unstable ? $"; unstable: {string.Join("; ", file.UnstableBecause)}" : ""));
+    }
+
+    public static string Kind(EstimateKind kind) => kind switch
+    {
+        EstimateKind.AtLeast => "at_least",
+        EstimateKind.AtMost => "at_most",
+        EstimateKind.Errors => "errors",
+        _ => "crossing",
+    };
+
+    private static string Describe(CurveResult curve) =>
+        string.Create(CultureInfo.InvariantCulture, $"{curve.Rps} rps ({Kind(curve.Kind).Replace('_', ' ')}; held {curve.HeldRps?.ToString(CultureInfo.InvariantCulture) ?? "—"}, not {curve.FailedRps?.ToString(CultureInfo.InvariantCulture) ?? "—"})") +
+        (curve.Confirmation is { } c ? string.Create(CultureInfo.InvariantCulture, $", confirmation {(curve.Confirmed ? "held" : "failed")}: p99 {c.P99Ms:F2} ms, windows {string.Join(" / ", c.WindowP99Ms.Select(w => w.ToString("F2", CultureInfo.InvariantCulture)))} ms") : "");
+
+    /// <summary>
+    /// One hold, run again (up to max_reruns) when processes outside the run took more than
+    /// foreign_cores or the generator itself fell behind: sends later than generator_late_ms at p99
+    /// while answers, from the actual send, held the SLO. Returns the hold and the CPU seconds each
+    /// process spent in the run that counted.
+    /// </summary>
+    private (Hold Hold, IReadOnlyDictionary<string, double> Cpu) RunHold(PreparedCell cell, IReadOnlyList<AmmoRequest> ammo, string dir, string label, long rate, int seconds, bool confirmation)
+    {
+        var profile = context.Profile;
+        var sloMs = context.Options.SloMs;
+        string? because = null;
+        for (var attempt = 0; ; attempt++)
+        {
+            if (cell.Cell.Scenario == Scenario.QueueRead) TopUp(cell.Cell.Storage, cell.Target, BenchProfile.QueueReadsNeeded(rate, seconds + profile.StepWarmupSeconds));
+            var window = HostCpu.Open([new Tank.Cpu.CpuTarget("tank", Environment.ProcessId), .. cell.Target.Cpu]);
+            var outDir = attempt == 0 ? dir : $"{dir}-rerun-{attempt}";
+            var result = Shooter.Fire(new Shot
+            {
+                Config = context.LoadYaml, AmmoFile = cell.AmmoFile, Ammo = ammo, Address = cell.Target.Address, OutDir = outDir,
+                Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
+                Warmup = profile.StepWarmupSeconds > 0 ? $"const({rate}, {profile.StepWarmupSeconds}s)" : null, Cpu = cell.Target.Cpu,
+            }, context.Cancel);
+            var foreign = window.ForeignCores();
+            var lateP99Ms = result.Lateness.Percentile(99) / 1000.0;
+            var actualP99Ms = result.IntervalReal.Percentile(99) / 1000.0;
+            var behind = lateP99Ms > profile.GeneratorLateMs && actualP99Ms <= sloMs;
+            var timeline = PhoutAnalyzer.Analyze(Path.Combine(outDir, "phout.log"), cell.Cell.Storage, cell.Cell.Name, RunMeta.TryRead(Path.Combine(outDir, "meta.json")), sloMs, confirmation ? profile.WindowSeconds : 0);
+            // The raw results are read: a 30-s hold at 20 000 rps leaves 60 MB.
+            Directory.Delete(outDir, recursive: true);
+            var stalls = StallsOf(timeline.Seconds.Where(s => s.Second >= 0 && s.Second < seconds).Select(s => s.P99Ms > sloMs).ToList());
+            var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0, result.Lateness.CountAbove((long)(sloMs * 1000)))
+            {
+                ActualP99Ms = actualP99Ms,
+                CpuUsPerRequest = result.Responses == 0 ? new Dictionary<string, double>() : result.Cpu.ToDictionary(c => c.Name, c => Math.Round(c.Seconds * 1e6 / result.Responses, 2)),
+                ForeignCores = foreign is { } f ? Math.Round(f, 3) : null,
+                WindowP99Ms = timeline.WindowP99Ms,
+                StallSeconds = stalls.Count,
+                LongestStallSeconds = stalls.Longest,
+                Reruns = attempt,
+                RerunBecause = because,
+                GeneratorBehind = behind,
+            };
+            var voidBecause = foreign > profile.ForeignCores
+                ? string.Create(CultureInfo.InvariantCulture, $"other processes took {foreign:0.##} cores (over {profile.ForeignCores})")
+                : behind ? string.Create(CultureInfo.InvariantCulture, $"the generator sent p99 {lateP99Ms:0.##} ms late while answers took {actualP99Ms:0.##} ms") : null;
+            ToolLog.Write(string.Create(CultureInfo.InvariantCulture,
+                $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request") +
+                (voidBecause is null ? "" : $"; void: {voidBecause}" + (attempt < profile.MaxReruns ? ", run again" : ", no reruns left")));
+            if (voidBecause is null || attempt >= profile.MaxReruns)
+                return (hold, result.Cpu.ToDictionary(c => c.Name, c => c.Seconds));
+            because = voidBecause;
+            context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(1));
+        }
+    }
+
+    /// <summary>Seconds over the SLO, and the longest run of consecutive ones.</summary>
+    public static (int Count, int Longest) StallsOf(IReadOnlyList<bool> overSlo)
+    {
+        int count = 0, longest = 0, run = 0;
+        foreach (var over in overSlo)
+        {
+            run = over ? run + 1 : 0;
+            if (over) count++;
+            longest = Math.Max(longest, run);
+        }
+        return (count, longest);
+    }
+
+    private static HoldRecord Record(Hold h, CurvePlan plan, bool confirmation, int repeat) =>
+        new(h.Rate, h.Seconds, Math.Round(h.P99Ms, 3), h.ErrorRate, h.Responses, plan.Held(h), confirmation, repeat, h.Late)
+        {
+            ActualP99Ms = Math.Round(h.ActualP99Ms, 3),
+            CpuUsPerRequest = h.CpuUsPerRequest,
+            ForeignCores = h.ForeignCores,
+            Reruns = h.Reruns,
+            RerunBecause = h.RerunBecause,
+            GeneratorBehind = h.GeneratorBehind,
+            WindowP99Ms = h.WindowP99Ms,
+        };
 
     /// <summary>
     /// Fills a queue to <paramref name="needed"/> messages unless it holds that many already: asking
-    /// the running service costs a request, a fill-queue run a process start (about 1.5 s, before
-    /// each of a queue-read cell's dozen holds).
+    /// the running service costs a request, a fill-queue run a process start.
     /// </summary>
     private void TopUp(string queue, BenchTarget target, long needed)
     {
         if (target.Client.QueueDepth(queue) < needed) steps.FillQueue(queue, needed);
     }
-
-    public static double Median(IEnumerable<double> values) => CapacityFile.MedianOf(values);
 
     private static void WriteQueueDepth(BenchCell cell, BenchTarget target, string dir, string label, long start, long prefilled)
     {

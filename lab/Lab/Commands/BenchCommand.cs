@@ -19,7 +19,9 @@ namespace Lab.Commands;
 /// </summary>
 public sealed class BenchCommand : Command
 {
-    private readonly Option<bool> _quick = CliOption.Flag("--quick", "A smaller data set, short schedules, one ramp and by default only author-read and queue-write: under 6 minutes");
+    private readonly Option<bool> _quick = CliOption.Flag("--quick", "lab/profiles/quick.yaml: a smaller data set, short steps, one repetition and by default only author-read and queue-write: under 6 minutes");
+    private readonly Option<string?> _profile = CliOption.Create<string?>("--profile", "A profile file read over lab/profiles/default.yaml (and quick.yaml with --quick): only the keys it names change",
+        ValueParsers.NonEmpty, "file");
     private readonly Option<string[]?> _storage = CliOption.Create<string[]?>("--storage", "Only these architectures (names or aliases from the catalogue)", Names, "a,b");
     private readonly Option<string[]?> _scenario = CliOption.Create<string[]?>("--scenario", "Only these scenarios (default: all but kv-*; with --cluster: kv-put,kv-get)", Names, "s,t");
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO", ValueParsers.PositiveNumber, "ms").WithDefault(10);
@@ -27,7 +29,7 @@ public sealed class BenchCommand : Command
     private readonly Option<bool> _crossCheck = CliOption.Flag("--crosscheck", "Afterwards one endpoint per architecture under wrk and under our closed model (64 connections, 10 s each)");
     private readonly Option<long> _cluster = CliOption.Create("--cluster", "Afterwards the key-value scenarios through node 0 of an N-node sharded cluster of each shardable store (script/cluster)",
         ValueParsers.WholeNumber(min: 2, max: 99), "n").WithDefault(0);
-    private readonly Option<long?> _repeat = CliOption.Create("--repeat", "Runs each cell's capacity search and confirmation N times; the summary gets each confirmed rate, their median and min–max (default 3, with --quick 1)",
+    private readonly Option<long?> _repeat = CliOption.Create("--repeat", "Independent repetitions of each cell, interleaved in shuffled rounds; the summary gets each one's capacity, their median and its interval (default: the profile's repeats, 3, with --quick 1)",
         ValueParsers.WholeNumber(min: 1, max: 20).Optional(), "n");
     private readonly Option<string?> _workload = CliOption.Create<string?>("--workload", "A YCSB workload (ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f) on every architecture with authors or key-value pairs, instead of the scenarios",
         ValueParsers.OneOf(Tank.Ammo.Workloads.YcsbWorkloads.Names), "name");
@@ -47,7 +49,7 @@ public sealed class BenchCommand : Command
 
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
-        foreach (var option in new Option[] { _quick, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _serviceDll, _root, _port, _clusterPort })
+        foreach (var option in new Option[] { _quick, _profile, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _serviceDll, _root, _port, _clusterPort })
             Add(option);
         SetAction(Run);
     }
@@ -56,6 +58,7 @@ public sealed class BenchCommand : Command
     public BenchOptions OptionsOf(ParseResult parse) => new()
     {
         Quick = parse.GetValue(_quick),
+        Profile = parse.GetValue(_profile) is { } profile ? Path.GetFullPath(profile) : null,
         // Absent, a list option reads as empty: that means "all", not "none".
         Storages = parse.GetValue(_storage) is { Length: > 0 } storages ? storages : null,
         Scenarios = parse.GetValue(_scenario) is { Length: > 0 } scenarios ? scenarios : null,

@@ -11,7 +11,10 @@ public sealed record CellFigures
     public required string Storage { get; init; }
     public required string Scenario { get; init; }
 
-    /// <summary>Requests per second held at the SLO: the confirmed capacity when the report has one, else max rps @ SLO.</summary>
+    /// <summary>
+    /// Requests per second at the SLO: the capacity of the bench's repetitions (their median, with its
+    /// interval as the figure's spread) when the report has one, else max rps @ SLO.
+    /// </summary>
     public required Figure Capacity { get; init; }
 
     /// <summary>Whether <see cref="Capacity"/> is summary.json's <c>confirmed_rps</c> (true) or its <c>max_sustained_rps</c>.</summary>
@@ -26,6 +29,11 @@ public sealed record CellFigures
     public Figure? CpuUsPerRequest { get; init; }
 
     public double ErrorRate { get; init; }
+
+    /// <summary>The repetitions spread beyond the bench profile's unstable_spread of their median; <see cref="UnstableBecause"/> says what was measured.</summary>
+    public bool Unstable { get; init; }
+
+    public IReadOnlyList<string> UnstableBecause { get; init; } = [];
 
     public string Key => $"{Storage} · {Scenario}";
 }

@@ -16,7 +16,14 @@ public static class ComparisonText
         var rows = cells.Select(c => new[] { c.Key }.Concat(c.Changes.Select(m => m.Cell())).Append(Verdict(c)).ToArray()).ToList();
         text.Append(TextTable.Render(header, rows));
         text.AppendLine();
-        text.AppendLine($"A change counts when it is beyond ±{MetricChange.N(thresholdPercent)} % and so are the two runs' min–max spreads at their nearest edges (every repetition of one beyond every repetition of the other); [a–b] is a spread of repeated runs.");
+        text.AppendLine($"A change counts when it is beyond ±{MetricChange.N(thresholdPercent)} % and the two runs' intervals separate; [a–b] is a cell's interval (the bench's interval of its median capacity, else the min–max of repeated runs). \"unstable\": the intervals overlap and a run's repetitions spread too much to tell.");
+        var unstable = cells.Where(c => !c.Regressed && c.Changes.Any(m => m.Judgement == Judgement.Unstable)).ToList();
+        if (unstable.Count > 0)
+        {
+            text.AppendLine($"Could not tell in {unstable.Count} cell{(unstable.Count == 1 ? "" : "s")} (unstable, not \"no difference\"):");
+            foreach (var cell in unstable)
+                text.AppendLine($"  {cell.Key}: {string.Join("; ", cell.Changes.Where(m => m.Judgement == Judgement.Unstable).Select(m => m.Why))}");
+        }
         var worse = cells.Where(c => c.Regressed).ToList();
         if (worse.Count == 0) text.AppendLine("No cell got worse.");
         else
@@ -33,5 +40,6 @@ public static class ComparisonText
         : cell.New is null ? "only in BASE"
         : cell.Regressed ? "WORSE"
         : cell.Improved ? "better"
+        : cell.Changes.Any(m => m.Judgement == Judgement.Unstable) ? "unstable"
         : "no difference";
 }

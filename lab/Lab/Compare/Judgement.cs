@@ -6,6 +6,8 @@ public enum Judgement
     NoDifference,
     Better,
     Worse,
+    /// <summary>The intervals do not separate and a run's repetitions spread too much to tell: never "no difference".</summary>
+    Unstable,
     /// <summary>One of the reports lacks the figure.</summary>
     NotMeasured,
 }

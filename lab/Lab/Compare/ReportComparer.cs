@@ -1,16 +1,14 @@
 namespace Lab.Compare;
 
 /// <summary>
-/// Compares two reports cell by cell. A figure changed only when the change is beyond
-/// <c>threshold</c> % of BASE's value <em>and</em> beyond the runs' spread by as much: the min–max
-/// of BASE's repeats and of NEW's are more than <c>threshold</c> % apart at their nearest edges,
-/// i.e. every NEW repetition differs from every BASE one by more than the threshold (with single
-/// runs the spreads are the values themselves, so only the threshold decides). Merely
-/// non-overlapping spreads were not enough: three quick repetitions of the same build twice
-/// compared 17.5 % worse with spreads 1 % apart. A confirmed capacity's spread is that of its repetitions' confirmed
-/// rates. A capacity that fell where NEW's figure is a lower bound (the SLO still held at its ramp's
-/// top, or no hold of its search failed) is no difference. Between confirmed cells the p99 is shown
-/// but not judged: each is measured at its own run's confirmed rate.
+/// Compares two reports cell by cell. A figure changed only when its two intervals separate (the
+/// bench's interval of each cell's median capacity; a repeated figure's min–max otherwise; a single
+/// run's value itself) <em>and</em> the change is beyond <c>threshold</c> % of BASE's value. When
+/// they do not separate and either run labelled the cell unstable (its repetitions spread beyond the
+/// profile's share of their median), the cell is reported as unstable with the causes measured,
+/// never as "no difference": noise that wide hides a change. A capacity that fell where NEW's
+/// figure is a lower bound (every step held) is no difference. Between cells with repetitions the
+/// p99 is shown but not judged: each is measured at its own run's capacity.
 /// </summary>
 public static class ReportComparer
 {
@@ -39,13 +37,18 @@ public static class ReportComparer
         if (metric == Metric.P99 && baseCell!.Confirmed && newCell!.Confirmed)
             return new(metric, b, n, null, Judgement.NoDifference, "p99 at each run's own confirmed rate: shown, not judged");
         var change = b.Value == 0 ? (n.Value == 0 ? 0 : double.PositiveInfinity * Math.Sign(n.Value)) : (n.Value - b.Value) / Math.Abs(b.Value) * 100;
+        var separated = !b.Spread.Overlaps(n.Spread) && Math.Abs(change) > thresholdPercent;
+        if (!separated && metric == Metric.Capacity && (baseCell!.Unstable || newCell!.Unstable))
+            return new(metric, b, n, change, Judgement.Unstable, Unstable(baseCell, newCell!));
         if (Math.Abs(change) <= thresholdPercent) return new(metric, b, n, change, Judgement.NoDifference, $"within ±{MetricChange.N(thresholdPercent)} %");
-        if (b.Spread.Overlaps(n.Spread)) return new(metric, b, n, change, Judgement.NoDifference, "inside the runs' spread");
-        if (b.Spread.GapPercent(n.Spread) <= thresholdPercent)
-            return new(metric, b, n, change, Judgement.NoDifference, $"the runs' spreads are within ±{MetricChange.N(thresholdPercent)} % of each other");
+        if (!separated) return new(metric, b, n, change, Judgement.NoDifference, "the runs' intervals overlap");
         var better = metric.HigherIsBetter() == change > 0;
         if (!better && metric == Metric.Capacity && newCell!.LowerBound)
             return new(metric, b, n, change, Judgement.NoDifference, "NEW's SLO held at its ramp's top: its capacity is a lower bound");
         return new(metric, b, n, change, better ? Judgement.Better : Judgement.Worse, better ? "better" : "worse");
     }
+
+    private static string Unstable(CellFigures baseCell, CellFigures newCell) =>
+        "unstable: " + string.Join("; ", new[] { ("BASE", baseCell), ("NEW", newCell) }.Where(c => c.Item2.Unstable)
+            .Select(c => $"{c.Item1} {string.Join(", ", c.Item2.UnstableBecause.DefaultIfEmpty("spread beyond the profile's share"))}"));
 }

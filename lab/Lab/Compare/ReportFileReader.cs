@@ -64,7 +64,8 @@ public static class ReportFileReader
         var p99 = (confirmed is > 0 ? Number(run, "confirmed_p99_ms", path, where) : null) ?? rampP99;
         var repeats = Repeats(run, path, where, confirmed is not null);
         var capacity = confirmed ?? sustained;
-        var capacitySpread = SpreadField(run, confirmed is not null) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
+        // The bench's interval of the median when the report has one; else the repetitions' min–max.
+        var capacitySpread = IntervalField(run) ?? SpreadField(run, confirmed is not null) ?? Spread.Of(repeats.Select(r => r.Rps).OfType<double>().ToList());
         var p99Spread = Spread.Of(repeats.Select(r => r.P99Ms).OfType<double>().ToList());
         // A confirmed cell's CPU per request is the confirming holds' (at the rate judged), else the ramp's.
         var cpu = (confirmed is null ? null : Number(run, "confirmed_cpu_us_per_request", path, where)) ?? Cpu(run, path, where);
@@ -80,11 +81,23 @@ public static class ReportFileReader
             P99Ms = new Figure(p99, Widen(p99Spread, p99)),
             CpuUsPerRequest = cpu is { } c ? new Figure(c, Widen(cpuSpread, c)) : null,
             ErrorRate = Number(run, "error_rate", path, where) ?? 0,
+            Unstable = run.TryGetProperty("unstable", out var unstable) && unstable.ValueKind == JsonValueKind.True,
+            UnstableBecause = run.TryGetProperty("unstable_because", out var because) && because.ValueKind == JsonValueKind.Array
+                ? because.EnumerateArray().Where(b => b.ValueKind == JsonValueKind.String).Select(b => b.GetString()!).ToList()
+                : [],
         };
     }
 
-    // The figure compared always lies inside its own spread.
-    private static Spread Widen(Spread? spread, double value) =>
+    /// <summary><c>interval</c> of the capacity: <c>{low, high}</c>; null when absent or of another shape.</summary>
+    private static Spread? IntervalField(JsonElement run) =>
+        run.TryGetProperty("interval", out var interval) && interval.ValueKind == JsonValueKind.Object
+        && interval.TryGetProperty("low", out var low) && interval.TryGetProperty("high", out var high)
+        && low.ValueKind == JsonValueKind.Number && high.ValueKind == JsonValueKind.Number
+            ? new Spread(low.GetDouble(), high.GetDouble())
+            : null;
+
+    /// <summary>The figure compared always lies inside its own spread.</summary>
+    public static Spread Widen(Spread? spread, double value) =>
         spread is { } s ? new Spread(Math.Min(s.Min, value), Math.Max(s.Max, value)) : Spread.Of(value);
 
     private static double? Cpu(JsonElement run, string path, string where)
@@ -109,7 +122,7 @@ public static class ReportFileReader
             var at = $"{where}.repeats[{i}]";
             if (r.ValueKind == JsonValueKind.Number) return (confirmed ? null : r.GetDouble(), (double?)null, (double?)null);
             if (r.ValueKind != JsonValueKind.Object) return (null, null, null);
-            var rps = Number(r, "confirmed_rps", path, at) ?? (confirmed ? null : Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at));
+            var rps = Number(r, "rps", path, at) ?? Number(r, "confirmed_rps", path, at) ?? (confirmed ? null : Number(r, "max_sustained_rps", path, at) ?? Number(r, "rps", path, at));
             if (confirmed && rps is null) return (null, null, null);
             var p99 = Number(r, "p99_ms", path, at)
                       ?? (r.TryGetProperty("quantiles_ms", out var q) && q.ValueKind == JsonValueKind.Object ? Number(q, "p99", path, $"{at}.quantiles_ms") : null);

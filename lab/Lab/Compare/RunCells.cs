@@ -13,11 +13,13 @@ public static class RunCells
         {
             Storage = r.Storage,
             Scenario = r.Scenario,
-            // A searched cell's capacity is its median confirmed rate (0 when none held) with the
-            // repetitions' min–max, at the confirming holds' p99.
+            // A repeated cell's capacity is the median of its repetitions with its interval, at the
+            // median repetition's confirmation p99.
             Capacity = r.Capacity is { } c
-                ? new Figure(c.ConfirmedRps, c.ConfirmedSpread is { } s ? new Spread(Math.Min(s.Min, c.ConfirmedRps), Math.Max(s.Max, c.ConfirmedRps)) : Spread.Of(c.ConfirmedRps))
+                ? new Figure(c.ConfirmedRps, ReportFileReader.Widen(c.Interval is { } i ? new Spread(i.Low, i.High) : c.ConfirmedSpread is { } s ? new Spread(s.Min, s.Max) : null, c.ConfirmedRps))
                 : Figure.Single(r.MaxSustainedRps),
+            Unstable = r.Capacity?.Unstable ?? false,
+            UnstableBecause = r.Capacity?.UnstableBecause ?? [],
             Confirmed = r.Capacity is not null,
             LowerBound = r.Capacity is { } cap ? cap.LowerBound : r.SloHeldAtPeak,
             P99Ms = Figure.Single(r.Capacity?.ConfirmedP99Ms ?? r.QuantilesMs["p99"]),

@@ -4,62 +4,79 @@ using Harness.CommandLine;
 namespace Lab.Report;
 
 /// <summary>
-/// <c>capacity.json</c> beside a run's meta.json, written by <c>lab bench</c>: the capacity at the
-/// SLO found by constant-rate holds and confirmed by a longer one, once per repetition
-/// (<see cref="Repeats"/>); <see cref="ConfirmedRps"/> is the median of the repetitions' confirmed
-/// rates (0 when nothing held), <see cref="Spread"/> their min–max, <see cref="ConfirmedP99Ms"/> the
-/// median p99 of their confirming holds; every hold of every search is in <see cref="Holds"/>.
-/// Absent for runs made otherwise.
+/// <c>capacity.json</c> beside a run's meta.json, written by <c>lab bench</c>: the cell's capacity at
+/// the SLO from its independent repetitions (<see cref="Repeats"/>, each read off its own
+/// constant-rate steps and confirmed by a longer hold), every hold in <see cref="Holds"/>.
+/// <see cref="ConfirmedRps"/> is the median of the repetitions' figures, <see cref="Interval"/> its
+/// uncertainty (<see cref="CellInterval"/>), <see cref="Spread"/> their min–max; a spread over the
+/// profile's unstable_spread of the median labels the cell <see cref="Unstable"/> with the causes
+/// measured. Absent for runs made otherwise.
 /// </summary>
 public sealed record CapacityFile
 {
     public static readonly JsonSerializerOptions Json = new() { PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower, WriteIndented = true };
 
+    /// <summary>The cell's capacity: the median of its repetitions' figures (0 only when they answered errors).</summary>
     public long ConfirmedRps { get; init; }
+    /// <summary>The p99 of the confirmation of the repetition whose figure is the median (the lower middle one of an even count).</summary>
     public double? ConfirmedP99Ms { get; init; }
-    /// <summary>Median CPU µs per answer (service and servers) over the confirming holds; null when not accounted.</summary>
+    /// <summary>Median CPU µs per answer of the service and servers over each repetition's holds; null when not accounted.</summary>
     public double? ConfirmedCpuUsPerRequest { get; init; }
     public double ConfirmSeconds { get; init; }
-    /// <summary>The share of the SLO a search hold's p99 had to stay under (files before this field: 0.8).</summary>
-    public double SearchHeadroom { get; init; } = 0.8;
     public IReadOnlyList<HoldRecord> Holds { get; init; } = [];
-    /// <summary>Each repetition's confirmed capacity, in order.</summary>
+    /// <summary>Each repetition, in order.</summary>
     public IReadOnlyList<RepeatRecord> Repeats { get; init; } = [];
     public double Median { get; init; }
     public Spread? Spread { get; init; }
-    /// <summary>No hold of any repetition failed: the confirmed rate is a lower bound, not the limit.</summary>
+    public CellInterval? Interval { get; init; }
+    /// <summary>Every repetition's steps held up to the highest rate tried: the capacity is a lower bound.</summary>
     public bool LowerBound { get; init; }
-    /// <summary>
-    /// The repeats are confirmations (true in every file written since); older files repeated the
-    /// ramp, and their repeats and spread are no spread of the confirmed rate.
-    /// </summary>
+    /// <summary>Repetitions whose confirmation held at their own figure.</summary>
+    public int ConfirmedCount { get; init; }
+    public bool Unstable { get; init; }
+    /// <summary>What the run measured that explains the spread; empty when stable.</summary>
+    public IReadOnlyList<string> UnstableBecause { get; init; } = [];
+    /// <summary>The confirmations' seconds over the SLO, summed, and the longest run of them: the stack's stalls.</summary>
+    public int StallSeconds { get; init; }
+    public int LongestStallSeconds { get; init; }
+    /// <summary>Holds run again (disturbed, or the generator behind), over all repetitions.</summary>
+    public int Reruns { get; init; }
+    /// <summary>Files of the method before independent repetitions have false: their repeats are confirmations of a ladder.</summary>
     public bool RepeatsConfirmed { get; init; }
 
-    /// <summary>The repetitions' confirmed rates, min–max; null for a file whose repeats were ramps.</summary>
+    /// <summary>The repetitions' figures, min–max; null for an older file whose repeats were ramps.</summary>
     public Spread? ConfirmedSpread => RepeatsConfirmed ? Spread : null;
 
-    /// <summary>Each repetition's confirmation; empty for a file whose repeats were ramps.</summary>
+    /// <summary>Each repetition; empty for an older file whose repeats were ramps.</summary>
     public IReadOnlyList<RepeatRecord> Confirmations => RepeatsConfirmed ? Repeats : [];
 
-    /// <summary>The file for these repetitions: the median and min–max of their confirmed rates.</summary>
-    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double searchHeadroom)
+    /// <summary>The file for these repetitions: median, interval, spread, stability and its causes.</summary>
+    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double unstableSpread = 0.15)
     {
-        var rates = repeats.Select(r => (double)r.ConfirmedRps).ToList();
-        var p99s = repeats.Where(r => r.ConfirmedRps > 0 && r.ConfirmedP99Ms is not null).Select(r => r.ConfirmedP99Ms!.Value).ToList();
+        var rates = repeats.Select(r => (double)r.Rps).ToList();
         var median = MedianOf(rates);
-        var cpu = repeats.Where(r => r.ConfirmedRps > 0 && r.CpuUsPerRequest is not null).Select(r => r.CpuUsPerRequest!.Value).ToList();
+        var middle = repeats.OrderBy(r => r.Rps).ElementAtOrDefault((repeats.Count - 1) / 2);
+        var cpu = repeats.Where(r => r.CpuUsPerRequest is not null).Select(r => r.CpuUsPerRequest!.Value).ToList();
+        var spread = rates.Count == 0 ? null : new Spread(rates.Min(), rates.Max());
+        var unstable = spread is not null && repeats.Count > 1 && (median <= 0 ? spread.Max > 0 : (spread.Max - spread.Min) / median > unstableSpread);
         return new CapacityFile
         {
             ConfirmedRps = (long)Math.Round(median),
-            ConfirmedP99Ms = median > 0 && p99s.Count > 0 ? Math.Round(MedianOf(p99s), 3) : null,
+            ConfirmedP99Ms = middle?.ConfirmedP99Ms,
             ConfirmedCpuUsPerRequest = cpu.Count > 0 ? Math.Round(MedianOf(cpu), 2) : null,
             ConfirmSeconds = confirmSeconds,
-            SearchHeadroom = searchHeadroom,
             Holds = holds,
             Repeats = repeats,
             Median = median,
-            Spread = rates.Count == 0 ? null : new Spread(rates.Min(), rates.Max()),
+            Spread = spread,
+            Interval = CellInterval.Of(repeats),
             LowerBound = repeats.Count > 0 && repeats.All(r => r.LowerBound),
+            ConfirmedCount = repeats.Count(r => r.Confirmed),
+            Unstable = unstable,
+            UnstableBecause = unstable ? InstabilityCauses.Of(repeats, holds) : [],
+            StallSeconds = repeats.Sum(r => r.StallSeconds),
+            LongestStallSeconds = repeats.Select(r => r.LongestStallSeconds).DefaultIfEmpty(0).Max(),
+            Reruns = repeats.Sum(r => r.Reruns),
             RepeatsConfirmed = true,
         };
     }

@@ -1,8 +1,22 @@
 namespace Lab.Report;
 
 /// <summary>
-/// One constant-rate hold of a capacity search (capacity.json): the rate, its length, p99 (from the
-/// intended send time), errors, whether it held the SLO, whether it was a confirmation, which
-/// repetition of the search it belongs to, and the requests sent later than the SLO.
+/// One constant-rate hold of a repetition (capacity.json): the rate, its length, p99 from the
+/// intended send (and from the actual send), errors, whether it held the SLO, whether it was the
+/// confirmation, its repetition, the requests sent later than the SLO, the CPU µs per answer of
+/// every process accounted during it (the generator as "tank"), the CPU of processes outside the
+/// run (cores), how often it was run again and why, and a confirmation's p99 per window.
 /// </summary>
-public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double ErrorRate, long Responses, bool Held, bool Confirmation, int Repeat = 1, long Late = 0);
+public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double ErrorRate, long Responses, bool Held, bool Confirmation, int Repeat = 1, long Late = 0)
+{
+    public double? ActualP99Ms { get; init; }
+    public IReadOnlyDictionary<string, double> CpuUsPerRequest { get; init; } = new Dictionary<string, double>();
+    public double? ForeignCores { get; init; }
+    public int Reruns { get; init; }
+    public string? RerunBecause { get; init; }
+    public bool GeneratorBehind { get; init; }
+    public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
+
+    /// <summary>The generator's CPU µs per answer in this hold; null when not accounted.</summary>
+    public double? GeneratorUsPerRequest => CpuUsPerRequest.TryGetValue("tank", out var us) ? us : null;
+}

@@ -23,7 +23,8 @@ public static class PhoutAnalyzer
     public const double MaxErrorRate = 0.001;
     public const int SustainWindowSeconds = 3;
 
-    public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs)
+    /// <param name="windowSeconds">Above 0: also p99 per window of that many seconds from the start (<see cref="RunAnalysis.WindowP99Ms"/>), the planned seconds only.</param>
+    public static RunAnalysis Analyze(string phoutPath, string storage, string scenario, RunMeta? meta, double sloMs, int windowSeconds = 0)
     {
         // One histogram serves the table's quantiles, mean and max and the run's latency.hgrm (Spectrum).
         var overall = new LatencyHistogram();
@@ -78,8 +79,20 @@ public static class PhoutAnalyzer
         foreach (var (second, bucket) in perSecond)
             if (second - startSecond < ColdStartCheck.WindowSeconds) firstWindow.Add(bucket.Latency);
         var duration = Math.Max(0.001, (lastEndUs - firstStartMs * 1000) / 1e6);
+        var windows = new List<double>();
+        if (windowSeconds > 0)
+        {
+            var span = planned.Length > 0 ? planned.Length : (long)Math.Ceiling(duration);
+            foreach (var window in perSecond.Where(s => s.Key - startSecond >= 0 && s.Key - startSecond < span).GroupBy(s => (s.Key - startSecond) / windowSeconds).OrderBy(g => g.Key))
+            {
+                var merged = new LatencyHistogram();
+                foreach (var second in window) merged.Add(second.Value.Latency);
+                windows.Add(Ms(merged.Percentile(99)));
+            }
+        }
         return new RunAnalysis
         {
+            WindowP99Ms = windows,
             StartedAt = DateTimeOffset.FromUnixTimeSeconds(startSecond),
             Storage = storage,
             Scenario = scenario,

@@ -1,9 +1,24 @@
 namespace Lab.Report;
 
 /// <summary>
-/// One repetition of a cell's capacity search (capacity.json): the rate it confirmed (0: nothing
-/// held for the confirmation's length), the confirming hold's p99, and whether no hold of it
-/// failed (its rate is then a lower bound: the search never found the limit), and the CPU µs the
-/// service and servers spent per answer during the confirming hold (null when not accounted).
+/// One repetition of a cell (capacity.json): its place in its round's shuffled order, the capacity
+/// read off its steps (<see cref="Rps"/>; 0 only when every step failed by errors) and what kind of
+/// figure it is (crossing, at_least, at_most, errors), the bracket around it, its confirmation (held
+/// or not, with that hold's own p99, p99 per window and the seconds over the SLO), each process's
+/// CPU µs per answer over this repetition's holds, the state it started from, and the holds run again.
 /// </summary>
-public sealed record RepeatRecord(int Repeat, long ConfirmedRps, double? ConfirmedP99Ms, bool LowerBound = false, double? CpuUsPerRequest = null);
+public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, bool LowerBound = false, double? CpuUsPerRequest = null)
+{
+    public int Order { get; init; }
+    public string Kind { get; init; } = "crossing";
+    public long? HeldRps { get; init; }
+    public long? FailedRps { get; init; }
+    public bool Confirmed { get; init; }
+    public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
+    public int StallSeconds { get; init; }
+    public int LongestStallSeconds { get; init; }
+    public double ConfirmSeconds { get; init; }
+    public IReadOnlyDictionary<string, double> ProcessCpuUsPerRequest { get; init; } = new Dictionary<string, double>();
+    public ResetRecord? Reset { get; init; }
+    public int Reruns { get; init; }
+}

@@ -67,13 +67,15 @@ public static class ReportSummary
                     no_content_answers = r.NoContentAnswers,
                 },
                 // The figures lab compare and lab verdict read (the details stay under capacity): the
-                // median confirmed rate, and each repetition's confirmed rate as the cell's run-to-run spread.
+                // cell's capacity (the median of its repetitions), its interval and each repetition.
                 confirmed_rps = r.Capacity?.ConfirmedRps,
                 confirmed_p99_ms = r.Capacity?.ConfirmedP99Ms,
                 confirmed_lower_bound = r.Capacity?.LowerBound,
                 confirmed_cpu_us_per_request = r.Capacity?.ConfirmedCpuUsPerRequest,
-                repeats = r.Capacity is not { Confirmations.Count: > 1 } rc ? null
-                    : rc.Confirmations.Select(x => new { confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, cpu_us_per_request = x.CpuUsPerRequest }),
+                interval = r.Capacity?.Interval is not { } iv ? null : new { low = iv.Low, high = iv.High, coverage = iv.Coverage, method = iv.Method },
+                unstable = r.Capacity?.Unstable,
+                unstable_because = r.Capacity is { Unstable: true } u ? u.UnstableBecause : null,
+                repeats = r.Capacity is not { Confirmations.Count: > 0 } rc ? null : rc.Confirmations.Select(Repeat),
                 spread = r.Capacity is not { Confirmations.Count: > 1, ConfirmedSpread: { } sp } ? null : new { confirmed_rps = new { min = sp.Min, max = sp.Max } },
                 capacity = r.Capacity is not { } c ? null : new
                 {
@@ -81,9 +83,17 @@ public static class ReportSummary
                     confirmed_p99_ms = c.ConfirmedP99Ms,
                     confirm_seconds = c.ConfirmSeconds,
                     lower_bound = c.LowerBound,
-                    holds = c.Holds.Select(h => new { repeat = h.Repeat, rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, error_rate = h.ErrorRate, responses = h.Responses, late = h.Late, held = h.Held, confirmation = h.Confirmation }),
+                    confirmed_count = c.ConfirmedCount,
+                    stall_seconds = c.StallSeconds,
+                    longest_stall_seconds = c.LongestStallSeconds,
+                    reruns = c.Reruns,
+                    holds = c.Holds.Select(h => new
+                    {
+                        repeat = h.Repeat, rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, actual_p99_ms = h.ActualP99Ms, error_rate = h.ErrorRate, responses = h.Responses,
+                        late = h.Late, held = h.Held, confirmation = h.Confirmation, generator_us_per_request = h.GeneratorUsPerRequest, cpu_us_per_request = h.CpuUsPerRequest,
+                        foreign_cores = h.ForeignCores, reruns = h.Reruns, rerun_because = h.RerunBecause, generator_behind = h.GeneratorBehind, window_p99_ms = h.WindowP99Ms,
+                    }),
                     confirmed_cpu_us_per_request = c.ConfirmedCpuUsPerRequest,
-                    repeats = c.Repeats.Select(x => new { repeat = x.Repeat, confirmed_rps = x.ConfirmedRps, p99_ms = x.ConfirmedP99Ms, lower_bound = x.LowerBound, cpu_us_per_request = x.CpuUsPerRequest }),
                     median = c.Median,
                     spread = c.Spread is not { } spread ? null : new { min = spread.Min, max = spread.Max },
                 },
@@ -125,4 +135,24 @@ public static class ReportSummary
                 verdict = c.Verdict(),
             }),
         }, new JsonSerializerOptions { WriteIndented = true }) + "\n";
+
+    private static object Repeat(RepeatRecord x) => new
+    {
+        repeat = x.Repeat,
+        order = x.Order,
+        rps = x.Rps,
+        kind = x.Kind,
+        held_rps = x.HeldRps,
+        failed_rps = x.FailedRps,
+        confirmed = x.Confirmed,
+        p99_ms = x.ConfirmedP99Ms,
+        window_p99_ms = x.WindowP99Ms,
+        stall_seconds = x.StallSeconds,
+        longest_stall_seconds = x.LongestStallSeconds,
+        lower_bound = x.LowerBound,
+        cpu_us_per_request = x.CpuUsPerRequest,
+        process_cpu_us_per_request = x.ProcessCpuUsPerRequest,
+        reset = x.Reset is not { } r ? null : new { done = r.Done, waited_seconds = r.WaitedSeconds, waited_for = r.WaitedFor, idle = r.Idle },
+        reruns = x.Reruns,
+    };
 }

@@ -71,13 +71,12 @@ public static class ReportText
     }
 
     /// <summary>
-    /// " · N" confirmed by a constant hold (its p99 in the summary.json), with repetitions their
-    /// median and min–max; " · —" when nothing held; nothing without a search.
+    /// " · N [low–high]": the cell's capacity (the median of its repetitions) with its interval (one
+    /// repetition: its bracket), " unstable" when the repetitions spread; nothing without repetitions.
     /// </summary>
     public static string Confirmed(RunAnalysis run) =>
         run.Capacity is not { } c ? ""
-        : c is { Confirmations.Count: > 1, ConfirmedSpread: { Max: > 0 } spread } ? $" · {(c.ConfirmedRps > 0 ? Rps(c.ConfirmedRps) : "—")} ({Rps(spread.Min)}–{Rps(spread.Max)})"
-        : c.ConfirmedRps > 0 ? $" · {c.ConfirmedRps}" : " · —";
+        : $" · {Rps(c.ConfirmedRps)}{(c.Interval is { } i && (i.Low != c.ConfirmedRps || i.High != c.ConfirmedRps) ? $" [{Rps(i.Low)}–{Rps(i.High)}]" : "")}{(c.Unstable ? " unstable" : "")}";
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
     public static List<(string Key, string Value)> Environment(JsonElement? environment)
@@ -95,14 +94,14 @@ public static class ReportText
 
     private static string Scalar(JsonElement value) => value.ValueKind == JsonValueKind.String ? value.GetString()! : value.GetRawText();
 
-    /// <summary>What "confirmed rps" and a repeated cell's range mean; empty when no run had a capacity search.</summary>
+    /// <summary>What "capacity" and its interval mean; empty when no run had repetitions.</summary>
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
-        $" \"confirmed rps\" is the capacity at the SLO by search, then confirmation: after the ramp, constant-rate holds (each after 1 s at its rate, not judged) bisect for the highest rate whose p99 over the hold is ≤ " +
-        $"{Svg.N(c.SearchHeadroom * 100)} % of the SLO (headroom: a short hold near the SLO seldom holds for longer) " +
-        $"with < 0.1 % errors and at most 0.1 % of the requests sent late by more than the SLO (a failure at or below a rate already held, or only just over, is held once more), " +
-        $"then that rate is held for {Svg.N(c.ConfirmSeconds)} s and judged at the SLO itself (once more 20 % lower if that fails; \"—\": nothing held); each hold's p99 is in summary.json. " +
-        (runs.Any(r => r.Capacity?.Confirmations.Count > 1) ? "Where the search was repeated, \"confirmed rps\" is the median of the repetitions' confirmed rates with their min–max in parentheses (summary.json: repeats, spread; lab compare judges these)." : "");
+        " \"capacity\" is the rate where p99 crosses the SLO, read off constant-rate steps (each after an unrecorded second at its rate) and interpolated between the highest step that held " +
+        "(p99 ≤ SLO, < 0.1 % errors) and the lowest that did not; each repetition starts from the same reset state and the same probe, never from another repetition's result, " +
+        $"and is then held for {Svg.N(c.ConfirmSeconds)} s as a confirmation (its p99 per window and its seconds over the SLO, the stalls, are in summary.json; a failed confirmation is a flag, never a 0). " +
+        "The cell's figure is the median of its repetitions with its interval in brackets (several: order statistics, min–max for five or fewer, with its coverage in summary.json; one: the step bracket); " +
+        "\"unstable\": the repetitions spread more than the profile's unstable_spread of the median, with the causes measured (summary.json: unstable_because). lab compare judges these intervals.";
 
     public static string Method(double sloMs) =>
         $"Open load model (requests leave at their scheduled time whether or not earlier ones answered; at most `instances` in flight). " +
@@ -110,7 +109,7 @@ public static class ReportText
         $"(connect + send + wait + receive), so a generator that fell behind cannot hide the queue it met; \"actual send\" is interval_real alone, as phout.log has it " +
         $"(lateness.log beside it holds each line's lateness; a run without it counts from the actual send). \"late > SLO\" counts requests sent more than the SLO after their scheduled time; \"dropped\", requests " +
         $"planned but never sent within the run (the runner sends every planned request of an open model, however late, unless an autostop ends the run). " +
-        $"A capacity hold fails when more than 0.1 % of its requests were late by more than the SLO. \"max rps @ SLO\" is the highest rate held in at least " +
+        $"\"max rps @ SLO\" is the highest rate held in at least " +
         $"{PhoutAnalyzer.SustainWindowSeconds - 1} of {PhoutAnalyzer.SustainWindowSeconds} consecutive seconds with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (errors: net errors, no answer, HTTP ≥ 400; " +
         $"any other answer, 201 Created and an empty queue's 204 No Content included, is a success; " +
         $"one stray second over the SLO, which shared cores produce now and then, does not void the seconds around it; two in three do), " +

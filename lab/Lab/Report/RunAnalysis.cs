@@ -34,6 +34,8 @@ public sealed record RunAnalysis
     /// <summary>Highest rate held in at least 2 of 3 consecutive seconds with p99 ≤ SLO and errors below 0.1 %; 0 if never.</summary>
     public required double MaxSustainedRps { get; init; }
     public required IReadOnlyList<SecondPoint> Seconds { get; init; }
+    /// <summary>p99 per window of the planned seconds, when asked for (a bench confirmation's); empty otherwise.</summary>
+    public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
     /// <summary>The schedule's highest planned rate (0 when unknown, e.g. instances mode).</summary>
     public double PeakPlannedRps { get; init; }
     /// <summary>

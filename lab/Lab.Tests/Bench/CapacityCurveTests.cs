@@ -1,0 +1,125 @@
+using Lab.Bench;
+
+namespace Lab.Tests.Bench;
+
+/// <summary>
+/// The curve's logic against a fake measure function whose p99 rises with the rate (no server
+/// involved: the holds' outcomes are what is under test).
+/// </summary>
+public sealed class CapacityCurveTests
+{
+    private static readonly CurvePlan Plan = new(SloMs: 10, Start: 0.6, Factor: 1.3, MaxSteps: 5, StepSeconds: 4, ConfirmSeconds: 30, MaxErrorRate: 0.001);
+
+    // p99 grows linearly from 2 ms at 0 rps to 10 ms at the knee, and beyond it three times as steeply.
+    private static Func<long, int, bool, Hold> Linear(long knee, List<(long Rate, int Seconds, bool Confirmation)> calls, double errorRate = 0, long? confirmKnee = null) => (rate, seconds, confirmation) =>
+    {
+        calls.Add((rate, seconds, confirmation));
+        var k = confirmation ? confirmKnee ?? knee : knee;
+        var p99 = rate <= k ? 2 + 8.0 * rate / k : 10 + 24.0 * (rate - k) / k;
+        var responses = rate * seconds;
+        return new Hold(rate, seconds, responses, responses, (long)(responses * errorRate), p99);
+    };
+
+    [Fact]
+    public void TheCapacityIsWhereP99CrossesTheSloBetweenTheStepsAroundIt()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls));
+        // 6 000 held, 7 800 held, 10 140 did not; the bracket's middle 8 893 did not either.
+        Assert.Equal([6_000L, 7_800, 10_140, 8_893], result.Steps.Select(s => s.Rate));
+        Assert.Equal((7_800L, 8_893L), (result.HeldRps!.Value, result.FailedRps!.Value));
+        Assert.Equal(EstimateKind.Crossing, result.Kind);
+        // Interpolated between (7 800, 9.8 ms) and (8 893, 12.68 ms): 7 876, within 1 % of the true 8 000 knee's linear model.
+        Assert.InRange(result.Rps, 7_800, 8_000);
+        Assert.Equal((result.Rps, 30, true), calls[^1]);
+        Assert.True(result.Confirmed);
+    }
+
+    [Fact]
+    public void EveryRepetitionStartsFromTheProbeAlone()
+    {
+        // Two runs with the same probe try the same first rate, whatever the first one found.
+        var first = new List<(long Rate, int, bool)>();
+        var second = new List<(long Rate, int, bool)>();
+        CapacityCurve.Run(Plan, 10_000, Linear(3_000, first));
+        CapacityCurve.Run(Plan, 10_000, Linear(9_000, second));
+        Assert.Equal(6_000, first[0].Rate);
+        Assert.Equal(6_000, second[0].Rate);
+    }
+
+    [Fact]
+    public void AFailedConfirmationIsAFlagBesideTheFigureNeverAZero()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 5_000));
+        Assert.False(result.Confirmed);
+        Assert.InRange(result.Rps, 7_800, 8_000);
+        Assert.True(result.Confirmation!.P99Ms > 10);
+    }
+
+    [Fact]
+    public void ARateBelowTheFirstStepIsFoundStepByStepDown()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(3_000, calls));
+        Assert.Equal([6_000L, 4_615, 3_550, 2_730], result.Steps.Take(4).Select(s => s.Rate));
+        Assert.Equal(EstimateKind.Crossing, result.Kind);
+        Assert.InRange(result.Rps, 2_730, 3_000);
+    }
+
+    [Fact]
+    public void EveryStepHeldIsALowerBoundAtTheHighestRateTried()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(1_000_000, calls));
+        Assert.Equal(EstimateKind.AtLeast, result.Kind);
+        Assert.Equal(result.Steps.Max(s => s.Rate), result.Rps);
+        Assert.Null(result.FailedRps);
+    }
+
+    [Fact]
+    public void NoStepHeldWithoutErrorsRecordsTheLowestRateAsAnUpperBoundNotZero()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(10, calls));
+        Assert.Equal(EstimateKind.AtMost, result.Kind);
+        Assert.Equal(result.Steps.Min(s => s.Rate), result.Rps);
+        Assert.True(result.Rps > 0);
+    }
+
+    [Fact]
+    public void OnlyACellThatAnsweredErrorsRecordsZero()
+    {
+        var calls = new List<(long, int, bool)>();
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, errorRate: 0.5));
+        Assert.Equal((0L, EstimateKind.Errors), (result.Rps, result.Kind));
+        Assert.Null(result.Confirmation);
+        Assert.DoesNotContain(calls, c => c.Item3);
+    }
+
+    [Fact]
+    public void AStepThatFailedByErrorsGivesNoSlopeSoTheCapacityIsTheStepThatHeld()
+    {
+        var held = new Hold(6_000, 4, 24_000, 24_000, 0, 5);
+        var failed = new Hold(7_800, 4, 31_200, 31_200, 3_000, 6);
+        Assert.Equal((6_000L, EstimateKind.Crossing), CapacityCurve.Estimate(Plan, held, failed, [held, failed]));
+    }
+
+    [Fact]
+    public void AHoldWithTooFewAnswersOrTooManyErrorsDoesNotHold()
+    {
+        Assert.True(Plan.Held(new Hold(100, 4, 400, 400, 0, 9.9)));
+        Assert.False(Plan.Held(new Hold(100, 4, 400, 400, 0, 10.1)));
+        Assert.False(Plan.Held(new Hold(100, 4, 400, 379, 0, 5)));
+        Assert.False(Plan.Held(new Hold(100, 4, 400, 400, 1, 5)));
+        // Late sends are in the p99 from the intended send already; they are not judged twice.
+        Assert.True(Plan.Held(new Hold(100, 4, 400, 400, 0, 5, Late: 40)));
+    }
+
+    [Fact]
+    public void StallsAreTheSecondsOverTheSloAndTheLongestRunOfThem()
+    {
+        Assert.Equal((3, 2), CellRunner.StallsOf([false, true, true, false, true, false]));
+        Assert.Equal((0, 0), CellRunner.StallsOf([false, false]));
+    }
+}

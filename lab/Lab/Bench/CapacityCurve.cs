@@ -1,0 +1,73 @@
+namespace Lab.Bench;
+
+/// <summary>
+/// One repetition's capacity at the SLO, read off the measured p99-against-rate curve rather than
+/// a pass/fail ladder: constant-rate steps bracket the rate where p99 crosses the SLO (a step that
+/// held below it, one that did not above), one more step narrows the bracket, and the crossing is
+/// interpolated linearly between the two (a step that failed by errors rather than latency gives no
+/// slope: the crossing is then the step that held). Every repetition starts from the same
+/// information, the probe's capacity, never from another repetition's result. The confirmation
+/// then holds that rate for longer: whether it held is a flag beside the figure, never a reason to
+/// record 0. A cell that answered only errors records 0. Pure logic: the measure function runs a
+/// hold (tested against a fake one).
+/// </summary>
+public static class CapacityCurve
+{
+    public static CurveResult Run(CurvePlan plan, long capacity, Func<long, int, bool, Hold> measure)
+    {
+        var steps = new List<Hold>();
+        Hold Step(long rate)
+        {
+            var hold = measure(Math.Max(1, rate), plan.StepSeconds, false);
+            steps.Add(hold);
+            return hold;
+        }
+
+        Hold? held = null, failed = null;
+        var rate = (long)Math.Round(Math.Max(1, capacity) * plan.Start);
+        var first = Step(rate);
+        if (plan.Held(first)) held = first;
+        else failed = first;
+        // Up while it holds, down while it does not, keeping one step for the bracket.
+        while (steps.Count < plan.MaxSteps - 1 && (held is null || failed is null))
+        {
+            rate = held is null ? (long)(rate / plan.Factor) : (long)Math.Ceiling(rate * plan.Factor);
+            if (rate < 1 || steps.Any(s => s.Rate == rate)) break;
+            var hold = Step(rate);
+            if (plan.Held(hold)) held = hold;
+            else failed = hold;
+        }
+        if (held is not null && failed is not null && steps.Count < plan.MaxSteps)
+        {
+            var middle = (long)Math.Round(Math.Sqrt((double)held.Rate * failed.Rate));
+            if (middle > held.Rate && middle < failed.Rate)
+            {
+                var hold = Step(middle);
+                if (plan.Held(hold)) held = hold;
+                else failed = hold;
+            }
+        }
+
+        var (estimate, kind) = Estimate(plan, held, failed, steps);
+        if (estimate <= 0) return new CurveResult(steps, 0, kind, held?.Rate, failed?.Rate, null);
+        var confirmation = measure(estimate, plan.ConfirmSeconds, true);
+        return new CurveResult(steps, estimate, kind, held?.Rate, failed?.Rate, confirmation) { Confirmed = plan.Held(confirmation) };
+    }
+
+    /// <summary>Where p99 crosses the SLO between the step that held and the one that did not.</summary>
+    public static (long Rps, EstimateKind Kind) Estimate(CurvePlan plan, Hold? held, Hold? failed, IReadOnlyList<Hold> steps)
+    {
+        if (held is null)
+        {
+            // Never held: below the lowest rate tried, unless every step failed by errors alone.
+            var lowest = steps.MinBy(s => s.Rate)!;
+            return lowest.ErrorRate >= plan.MaxErrorRate ? (0, EstimateKind.Errors) : (lowest.Rate, EstimateKind.AtMost);
+        }
+        if (failed is null) return (held.Rate, EstimateKind.AtLeast);
+        // A step that failed by errors or by unanswered requests has no p99 to draw a line to.
+        var byLatency = failed.ErrorRate < plan.MaxErrorRate && failed.Responses >= 0.95 * failed.Planned && failed.P99Ms > held.P99Ms;
+        if (!byLatency) return (held.Rate, EstimateKind.Crossing);
+        var share = (plan.SloMs - held.P99Ms) / (failed.P99Ms - held.P99Ms);
+        return ((long)Math.Round(held.Rate + Math.Clamp(share, 0, 1) * (failed.Rate - held.Rate)), EstimateKind.Crossing);
+    }
+}

@@ -1,0 +1,63 @@
+using System.Globalization;
+using Tank.Cpu;
+
+namespace Lab.Bench;
+
+/// <summary>
+/// The machine's busy CPU from /proc/stat (every state but idle and iowait, all cores), in clock
+/// ticks, and the part of it no process of the run spent: <see cref="Window"/> reads both at its
+/// start and end, the run's processes as whole trees (<see cref="CpuMeter"/>).
+/// </summary>
+public static class HostCpu
+{
+    /// <summary>Busy ticks of all cores since boot; null where /proc/stat cannot be read.</summary>
+    public static long? BusyTicks(string procRoot = "/proc")
+    {
+        try
+        {
+            var line = File.ReadLines(Path.Combine(procRoot, "stat")).First(l => l.StartsWith("cpu ", StringComparison.Ordinal));
+            return Busy(line);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or FormatException) { return null; }
+    }
+
+    /// <summary>The busy ticks of a /proc/stat "cpu" line: user, nice, system, irq, softirq, steal (not idle, not iowait).</summary>
+    public static long Busy(string cpuLine)
+    {
+        var fields = cpuLine.Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(f => long.Parse(f, CultureInfo.InvariantCulture)).ToArray();
+        if (fields.Length < 4) throw new FormatException($"not a /proc/stat cpu line: '{cpuLine}'");
+        long busy = 0;
+        for (var i = 0; i < Math.Min(fields.Length, 8); i++)
+            if (i is not 3 and not 4) busy += fields[i];
+        return busy;
+    }
+
+    /// <summary>Starts a window over which the CPU outside <paramref name="targets"/> is measured.</summary>
+    public static Window Open(IReadOnlyList<CpuTarget> targets) => new(targets);
+
+    public sealed class Window
+    {
+        private readonly CpuMeter _meter;
+        private readonly long? _host;
+        private readonly Dictionary<string, long?> _processes;
+        private readonly long _start = Environment.TickCount64;
+
+        internal Window(IReadOnlyList<CpuTarget> targets)
+        {
+            _meter = new CpuMeter(targets);
+            _processes = _meter.Read();
+            _host = BusyTicks();
+        }
+
+        /// <summary>Cores busy outside the run's processes over the window (never below 0); null when /proc/stat was not read.</summary>
+        public double? ForeignCores()
+        {
+            var host = BusyTicks();
+            var processes = _meter.Read();
+            var seconds = (Environment.TickCount64 - _start) / 1000.0;
+            if (_host is null || host is null || seconds <= 0) return null;
+            var ours = processes.Sum(p => p.Value is { } after && _processes.GetValueOrDefault(p.Key) is { } before ? after - before : 0);
+            return Math.Max(0, (host.Value - _host.Value - ours) / CpuMeter.TicksPerSecond / seconds);
+        }
+    }
+}

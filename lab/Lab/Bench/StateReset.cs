@@ -1,0 +1,118 @@
+using System.Globalization;
+using Harness;
+using IntegrationService.Http;
+using Harness.Processes;
+using IntegrationService;
+using Lab.Report;
+using Tank.Ammo;
+using Tank.Cpu;
+
+namespace Lab.Bench;
+
+/// <summary>
+/// Brings a cell back to the state every repetition starts from, and says what that took: a queue
+/// emptied (IntegrationService purge-queue; a queue-read cell's then filled to queue_read_depth),
+/// the servers settled (PostgreSQL VACUUM and CHECKPOINT, Tarantool snapshot), no Redis snapshot
+/// or AOF rewrite in progress on the cell's Redis servers, then rest until the machine is idle:
+/// below idle_cores of busy CPU over a second, at most rest_max_seconds.
+/// </summary>
+public sealed class StateReset(BenchContext context, BenchSteps steps)
+{
+    private static readonly TimeSpan Sample = TimeSpan.FromMilliseconds(250);
+
+    public ResetRecord Run(BenchCell cell)
+    {
+        var profile = context.Profile;
+        var done = new List<string>();
+        var waitedFor = new List<string>();
+        var started = Environment.TickCount64;
+        if (cell.Scenario.Api() == StorageApi.Queue && cell.Nodes <= 1)
+        {
+            var purged = context.ServiceTool("purge-queue", "--queue", cell.Storage).Trim();
+            done.Add("queue emptied");
+            ToolLog.Write($"emptied the {cell.Storage} queue: {purged}");
+            if (cell.Scenario == Scenario.QueueRead)
+            {
+                steps.FillQueue(cell.Storage, profile.QueueReadDepth);
+                done.Add(string.Create(CultureInfo.InvariantCulture, $"queue filled to {profile.QueueReadDepth}"));
+            }
+        }
+        if (profile.Settle)
+        {
+            steps.Settle(vacuum: context.Servers(cell.Storage).Contains("postgres"));
+            done.Add("servers settled");
+        }
+        var deadline = started + Math.Max(profile.RestMaxSeconds, 0) * 1000L;
+        foreach (var redis in context.Servers(cell.Storage).Where(s => s.StartsWith("redis-", StringComparison.Ordinal) && s != "redis-cluster"))
+        {
+            var waited = WaitForRedis(redis, deadline);
+            if (waited is not null) waitedFor.Add(waited);
+        }
+        var idle = WaitForIdle(profile.IdleCores, deadline, out var busy);
+        if (busy is not null) waitedFor.Add(busy);
+        var seconds = Math.Round((Environment.TickCount64 - started) / 1000.0, 1);
+        return new ResetRecord(done, seconds, waitedFor.Count == 0 ? "nothing" : string.Join("; ", waitedFor), idle);
+    }
+
+    // A snapshot's fork or an AOF rewrite started by the previous cell's writes.
+    private string? WaitForRedis(string server, long deadline)
+    {
+        var port = ServerPort(server);
+        if (port is null || !ProcessRunner.OnPath("redis-cli")) return null;
+        var start = Environment.TickCount64;
+        while (true)
+        {
+            var info = ProcessRunner.Run("redis-cli", ["-h", "127.0.0.1", "-p", port.Value.ToString(CultureInfo.InvariantCulture), "info", "persistence"], context.Cancel);
+            var busy = info.ExitCode == 0 && (info.Output.Contains("rdb_bgsave_in_progress:1", StringComparison.Ordinal) || info.Output.Contains("aof_rewrite_in_progress:1", StringComparison.Ordinal));
+            if (!busy || Environment.TickCount64 >= deadline)
+            {
+                var waited = (Environment.TickCount64 - start) / 1000.0;
+                return waited < 0.5 && !busy ? null : string.Create(CultureInfo.InvariantCulture, $"{server}'s snapshot or rewrite ({waited:0.#} s{(busy ? ", still running" : "")})");
+            }
+            context.Cancel.WaitHandle.WaitOne(Sample);
+        }
+    }
+
+    // The server's port under this run: NAME_PORT from the environment (script/test's instances), else the table's.
+    private static int? ServerPort(string server)
+    {
+        var name = server.ToUpperInvariant().Replace('-', '_');
+        if (int.TryParse(Environment.GetEnvironmentVariable($"{name}_PORT"), NumberStyles.None, CultureInfo.InvariantCulture, out var port)) return port;
+        var table = PortTable.OfThisCheckout();
+        return table is not null && table.Names.Contains(name) ? table.User(name) : null;
+    }
+
+    /// <summary>Waits until the machine's busy CPU over the last second is under <paramref name="idleCores"/>; false when the deadline came first.</summary>
+    private bool WaitForIdle(double idleCores, long deadline, out string? waited)
+    {
+        var start = Environment.TickCount64;
+        var samples = new Queue<(long At, long Busy)>();
+        double cores = 0;
+        while (HostCpu.BusyTicks() is { } busy)
+        {
+            var now = Environment.TickCount64;
+            samples.Enqueue((now, busy));
+            while (samples.Count > 1 && now - samples.Peek().At > 1000) samples.Dequeue();
+            var (firstAt, firstBusy) = samples.Peek();
+            if (now - firstAt >= 900)
+            {
+                cores = (busy - firstBusy) / CpuMeter.TicksPerSecond / ((now - firstAt) / 1000.0);
+                if (cores < idleCores)
+                {
+                    var seconds = (now - start) / 1000.0;
+                    waited = seconds > 1.5 ? string.Create(CultureInfo.InvariantCulture, $"the machine to go idle ({seconds:0.#} s)") : null;
+                    return true;
+                }
+            }
+            if (now >= deadline && now - start >= 1000)
+            {
+                waited = string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (still {cores:0.##} cores busy after {(now - start) / 1000.0:0.#} s)");
+                return false;
+            }
+            context.Cancel.WaitHandle.WaitOne(Sample);
+            context.Cancel.ThrowIfCancellationRequested();
+        }
+        waited = null;
+        return true;
+    }
+}
