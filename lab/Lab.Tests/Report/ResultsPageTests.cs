@@ -20,6 +20,20 @@ public sealed class ResultsPageTests
     }
 
     [Fact]
+    public void FaultsUnderLoadSayWhichBenchReportTheirRatesCameFromAndWhetherItIsThisPagesRun()
+    {
+        var page = PageWithCrashTest("""
+            [{"storage":"postgres","kind":"author","fault":"db-kill","started_at":"2026-11-27T01:13:00Z","acked":30638,"lost":0,"in_doubt":3,"stale":0,
+              "rate":1630.5,"rate_from_report":true,"rate_report":"reports/20990101T000000Z","seconds":30,"requested_seconds":20,
+              "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":8.1,"p99_back_s":1.5,"shed_503":12,"baseline_p99_ms":13,"seconds":[]},
+              "check":{"promise":"processCrash","promised":"nothing","ok":true}}]
+            """);
+        var underLoad = page[page.IndexOf("## Faults under load", StringComparison.Ordinal)..];
+        Assert.Contains("Rates from the bench report `reports/20990101T000000Z`; **not** the run on this page", underLoad);
+        Assert.Contains("| postgres | author | db-kill | 1 630 | 30 | 13 ms | 6–8.1 | 1.5 s | 12 |", underLoad);
+    }
+
+    [Fact]
     public void ThePageHasACellPerArchitectureAndScenarioAndTheCommandThatRegeneratesIt()
     {
         using var dir = new RunDirectory();
@@ -62,12 +76,12 @@ public sealed class ResultsPageTests
         File.WriteAllText(summary, """
             {"generated_at":"2026-11-25T15:00:00Z","slo_ms":10,"environment":{"command":"script/bench --repeat 3","machine":{"cores":2,"cpu":"x","memory_mb":1,"os":"linux"}},
              "runs":[{"storage":"postgres","scenario":"author-read","quantiles_ms":{"p99":30.5},"max_sustained_rps":900,"slo_held_at_peak":false,
-                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"repeats":[{"confirmed_rps":4800},{"confirmed_rps":5000},{"confirmed_rps":5300}],"spread":{"confirmed_rps":{"min":4800,"max":5300}},"cpu":[{"process":"service","us_per_request":40},{"process":"tank","us_per_request":9}]}]}
+                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"interval":{"low":4800,"high":5300,"coverage":0.75,"method":"min-max"},"repeats":[{"rps":4800,"kind":"crossing","confirmed":true},{"rps":5000,"kind":"crossing","confirmed":false},{"rps":5300,"kind":"at_least","confirmed":true}],"spread":{"confirmed_rps":{"min":4800,"max":5300}},"cpu":[{"process":"service","us_per_request":40},{"process":"tank","us_per_request":9}]}]}
             """);
 
         var page = ResultsPage.Render(summary, dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
 
-        Assert.Contains("| postgres | 5 000 confirmed · p99 7.25 ms; median of 3, min–max 4 800–5 300 |", page);
+        Assert.Contains("| postgres | 5 000 [4 800–5 300, 75 %]; 4 800✓, 5 000✗, ≥ 5 300✓ · p99 7.25 ms |", page);
         Assert.Contains("| postgres | 40 |", page);
         Assert.Contains("**Run:** `script/bench --repeat 3`", page);
     }
@@ -130,8 +144,9 @@ public sealed class ResultsPageTests
             """);
 
         var underLoad = page[page.IndexOf("## Faults under load", StringComparison.Ordinal)..];
-        Assert.Contains("| beanstalkd | queue | db-stop | 5 582 | 2.09 ms | 6–11.1 | 2.94 s | 522 |", underLoad);
-        Assert.Contains("| postgres | author | db-kill | 1 630 | 13 ms | 6–8.1 | never | 1 243 |", underLoad);
+        Assert.Contains("| beanstalkd | queue | db-stop | 5 582 | — | 2.09 ms | 6–11.1 | 2.94 s | 522 |", underLoad);
+        Assert.Contains("| postgres | author | db-kill | 1 630 | — | 13 ms | 6–8.1 | not within the run | 1 243 |", underLoad);
+        Assert.Contains("do not record which bench report their rates came from", underLoad);
         Assert.DoesNotContain("redis-aof", underLoad.Split("## ")[1]);
         // Every row is still in the durability table.
         Assert.Contains("| redis-aof | queue | db-kill | 4000 | 0 |", page);

@@ -40,10 +40,13 @@ public static class ResultsPage
         if (env is { } envn && envn.TryGetProperty("note", out var note)) md.AppendLine($"- **Method:** {note.GetString()}");
         md.AppendLine();
         md.AppendLine($"## Capacity at the SLO (p99 ≤ {slo.ToString(CultureInfo.InvariantCulture)} ms, < 0.1 % errors)").AppendLine();
-        md.AppendLine("Requests per second; \"confirmed\": the rate found by constant-rate holds and then held for the whole " +
-                      "confirming run, with that run's p99; with repetitions (each a whole search and confirmation) the median of their confirmed rates " +
-                      "and its min–max, the run-to-run spread (0: that repetition's confirmation failed at its rate and 20 % lower; " +
-                      "\"none confirmed\": the median is 0). \"over the ramp\": no search was run, the ramp's figure.").AppendLine();
+        md.AppendLine("Requests per second at which p99 crosses the SLO, read off constant-rate steps in each independent repetition (each from the same reset state, " +
+                      "in a shuffled order); the figure is the median of the repetitions, with its interval in brackets (min–max for five or fewer, " +
+                      "with its coverage of the median; one repetition: the bracket between the step that held and the one that did not), then every " +
+                      "repetition's own figure (✓ its longer confirmation held, ✗ it did not: a flag, never a 0; \"≥\": every step held; \"≤\": none did), " +
+                      "the p99 of the median repetition's confirmation, and the stalls its confirmations met (seconds with p99 over the SLO). " +
+                      "**unstable**: the repetitions spread more than the profile's unstable_spread of their median; why is in the report's summary.json. " +
+                      "\"over the ramp\": no repetitions were run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? CpuPerRequest(r) : "—");
@@ -51,7 +54,7 @@ public static class ResultsPage
         {
             var rows = CrashRows(crashSummaryPaths);
             CrashTable(md, crashSummaryPaths, rows);
-            LoadedFaultTable(md, rows);
+            LoadedFaultTable(md, rows, reportDir, resultsPath);
         }
         md.AppendLine().AppendLine("The full report of this run (charts, per-second timelines, the server-side view, cross-checks) is " +
                                    "`report.html` in the run's folder; how we measure is in [BENCHMARKS.md](BENCHMARKS.md).");
@@ -91,7 +94,7 @@ public static class ResultsPage
     /// The runs under load (a rate from a bench report's confirmed capacity) among them: the run's own
     /// p99 before the fault, and how long after the fault p99 was back under the SLO, with the 503s shed meanwhile.
     /// </summary>
-    private static void LoadedFaultTable(StringBuilder md, List<JsonElement> rows)
+    private static void LoadedFaultTable(StringBuilder md, List<JsonElement> rows, string reportDir, string resultsPath)
     {
         var loaded = rows.Where(r => r.TryGetProperty("rate_from_report", out var f) && f.ValueKind == JsonValueKind.True
                                      && r.TryGetProperty("timeline", out var t) && t.ValueKind == JsonValueKind.Object).ToList();
@@ -100,20 +103,28 @@ public static class ResultsPage
         md.AppendLine().AppendLine("## Faults under load").AppendLine();
         md.AppendLine($"The same crash tests' runs at a rate taken from a bench report (`--rate-from`: half the capacity it confirmed for the " +
                       $"architecture's writes), after an unjudged warm-up: p99 of the writes before the fault, and seconds from the fault's end until p99 " +
-                      $"held under the SLO ({slo} ms) for 3 s in a row with no failed write (\"never\": not within the run), with the 503s answered from " +
+                      $"held under the SLO ({slo} ms) for 3 whole seconds in a row with no failed write, with the 503s answered from " +
                       "the fault's start until then. Latency counts from when each write was due. Each run's chart (`<run>.svg`, fault shaded) is in its folder.").AppendLine();
-        md.AppendLine("| architecture | writes | fault | rate (/s) | p99 before the fault | fault (s) | p99 back under the SLO after | 503 meanwhile |");
-        md.AppendLine("|---|---|---|---:|---:|---|---:|---:|");
+        // Which bench report the rates came from, and whether it is the one on this page.
+        var page = Relative(reportDir, resultsPath);
+        var sources = loaded.Select(r => Text(r, "rate_report")).Where(t => t is { Length: > 0 } and not "?" and not "null").Distinct().ToList();
+        if (sources.Count > 0)
+            md.AppendLine($"Rates from the bench report{(sources.Count > 1 ? "s" : "")} {string.Join(", ", sources.Select(p => $"`{p}`"))}" +
+                          (sources.All(s => SameReport(s, page)) ? ", the run on this page." : $"; **not** the run on this page (`{page}`): rerun `script/crashtest` after publishing a bench run to take its rates.")).AppendLine();
+        else md.AppendLine($"These runs do not record which bench report their rates came from (older crash results); the run on this page is `{page}`.").AppendLine();
+        md.AppendLine("| architecture | writes | fault | rate (/s) | run (s) | p99 before the fault | fault (s) | p99 back under the SLO after | 503 meanwhile |");
+        md.AppendLine("|---|---|---|---:|---:|---:|---|---:|---:|");
         foreach (var r in loaded.OrderBy(r => Text(r, "storage"), StringComparer.Ordinal).ThenBy(r => Text(r, "kind"), StringComparer.Ordinal).ThenBy(r => Text(r, "fault"), StringComparer.Ordinal))
         {
             var t = r.GetProperty("timeline");
             double? Num(string name) => t.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : null;
             var window = Num("fault_started_s") is { } from && Num("fault_ended_s") is { } to
                 ? string.Create(CultureInfo.InvariantCulture, $"{from:0.#}–{to:0.#}") : "—";
-            var back = Num("p99_back_s") is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : "never";
+            var back = Num("p99_back_s") is { } b ? string.Create(CultureInfo.InvariantCulture, $"{b:0.##} s") : "not within the run";
+            var length = r.TryGetProperty("seconds", out var sec) && sec.ValueKind == JsonValueKind.Number ? N(sec.GetDouble()) : "—";
             var before = Num("baseline_p99_ms") is { } p ? Ms(p) : "—";
             var rate = r.TryGetProperty("rate", out var rr) && rr.ValueKind == JsonValueKind.Number ? N(rr.GetDouble()) : "?";
-            md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {rate} | {before} | {window} | {back} | {N(Num("shed_503") ?? 0)} |");
+            md.AppendLine($"| {Text(r, "storage")} | {Text(r, "kind")} | {Text(r, "fault")} | {rate} | {length} | {before} | {window} | {back} | {N(Num("shed_503") ?? 0)} |");
         }
     }
 
@@ -129,23 +140,37 @@ public static class ResultsPage
         var p99 = run.GetProperty("quantiles_ms").TryGetProperty("p99", out var p) ? p.GetDouble() : double.NaN;
         if (run.TryGetProperty("confirmed_rps", out var confirmed) && confirmed.ValueKind == JsonValueKind.Number)
         {
-            var hold = run.TryGetProperty("confirmed_p99_ms", out var hp) && hp.ValueKind == JsonValueKind.Number ? hp.GetDouble() : p99;
-            var repeats = run.TryGetProperty("repeats", out var r) && r.ValueKind == JsonValueKind.Array ? r.GetArrayLength() : 0;
-            var spread = run.TryGetProperty("spread", out var s) && s.ValueKind == JsonValueKind.Object
-                         && s.TryGetProperty("confirmed_rps", out var c) && c.ValueKind == JsonValueKind.Object
-                         && c.TryGetProperty("min", out var min) && c.TryGetProperty("max", out var max) && repeats > 1
-                ? $"; median of {repeats}, min–max {N(min.GetDouble())}–{N(max.GetDouble())}" : "";
-            return confirmed.GetDouble() > 0
-                ? $"{N(confirmed.GetDouble())} confirmed · p99 {Ms(hold)}{spread}"
-                : $"none confirmed{spread}";
+            var hold = run.TryGetProperty("confirmed_p99_ms", out var hp) && hp.ValueKind == JsonValueKind.Number ? Ms(hp.GetDouble()) : "—";
+            var repeats = run.TryGetProperty("repeats", out var r) && r.ValueKind == JsonValueKind.Array ? r.EnumerateArray().ToList() : [];
+            var interval = run.TryGetProperty("interval", out var i) && i.ValueKind == JsonValueKind.Object && i.TryGetProperty("low", out var lo) && i.TryGetProperty("high", out var hi)
+                ? $" [{N(lo.GetDouble())}–{N(hi.GetDouble())}{(i.TryGetProperty("coverage", out var cov) && cov.ValueKind == JsonValueKind.Number ? $", {cov.GetDouble() * 100:0.#} %" : "")}]" : "";
+            var each = repeats.Count == 0 ? "" : "; " + string.Join(", ", repeats.Select(Repetition));
+            var stalls = run.TryGetProperty("capacity", out var cap) && cap.TryGetProperty("stall_seconds", out var st) && st.ValueKind == JsonValueKind.Number && st.GetInt32() > 0
+                ? $"; stalls {st.GetInt32()} s, longest {Text(cap, "longest_stall_seconds")} s" : "";
+            var unstable = run.TryGetProperty("unstable", out var u) && u.ValueKind == JsonValueKind.True ? " **unstable**" : "";
+            return $"{N(confirmed.GetDouble())}{interval}{unstable}{each} · p99 {hold}{stalls}";
         }
         var rps = run.GetProperty("max_sustained_rps").GetDouble();
         var held = run.TryGetProperty("slo_held_at_peak", out var h) && h.ValueKind == JsonValueKind.True;
         return $"{(held ? "≥ " : "")}{N(rps)} · p99 {Ms(p99)} over the ramp";
     }
 
+    // "12 345✓", "≥ 9 000✗": a repetition's figure, its kind and whether its confirmation held.
+    private static string Repetition(JsonElement repeat)
+    {
+        var rps = repeat.TryGetProperty("rps", out var v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : 0;
+        var kind = Text(repeat, "kind") switch { "at_least" => "≥ ", "at_most" => "≤ ", _ => "" };
+        var held = repeat.TryGetProperty("confirmed", out var c) && c.ValueKind == JsonValueKind.True ? "✓" : repeat.TryGetProperty("confirmed", out _) ? "✗" : "";
+        return $"{kind}{N(rps)}{held}";
+    }
+
+    private static bool SameReport(string source, string page) =>
+        string.Equals(Path.GetFileName(source.TrimEnd('/')), Path.GetFileName(page.TrimEnd('/')), StringComparison.Ordinal);
+
     private static string CpuPerRequest(JsonElement run)
     {
+        // With repetitions: the median over them of the service's and servers' CPU per answer during their own holds.
+        if (run.TryGetProperty("confirmed_cpu_us_per_request", out var repeated) && repeated.ValueKind == JsonValueKind.Number) return N(repeated.GetDouble());
         var total = run.GetProperty("cpu").EnumerateArray()
             .Where(c => c.GetProperty("process").GetString() != "tank")
             .Sum(c => c.GetProperty("us_per_request").GetDouble());
