@@ -63,6 +63,7 @@ public sealed class CapacityCurveTests
         var calls = new List<(long, int, bool)>();
         var result = CapacityCurve.Run(Plan, 10_000, Linear(3_000, calls));
         Assert.Equal([6_000L, 4_615, 3_550, 2_730], result.Steps.Take(4).Select(s => s.Rate));
+        Assert.Equal(5, result.Steps.Count); // the last step narrows the bracket (2 730, 3 550)
         Assert.Equal(EstimateKind.Crossing, result.Kind);
         Assert.InRange(result.Rps, 2_730, 3_000);
     }
@@ -73,6 +74,8 @@ public sealed class CapacityCurveTests
         var calls = new List<(long, int, bool)>();
         var result = CapacityCurve.Run(Plan, 10_000, Linear(1_000_000, calls));
         Assert.Equal(EstimateKind.AtLeast, result.Kind);
+        // Every step is spent climbing when none fails: 0.6·C × 1.3⁴.
+        Assert.Equal([6_000L, 7_800, 10_140, 13_182, 17_137], result.Steps.Select(s => s.Rate));
         Assert.Equal(result.Steps.Max(s => s.Rate), result.Rps);
         Assert.Null(result.FailedRps);
     }

@@ -3,7 +3,7 @@ using Lab.Report;
 
 namespace Lab.Tests.Report;
 
-/// <summary>capacity.json beside a run (lab bench): the summary's "confirmed rps", the repeats' median and min–max, and summary.json's capacity.</summary>
+/// <summary>capacity.json beside a run (lab bench): the summary's capacity, the repetitions' median and interval, and summary.json's capacity.</summary>
 public sealed class CapacityReportTests
 {
     private const string Schedule = "const(100, 10s)";
@@ -32,7 +32,7 @@ public sealed class CapacityReportTests
         Capacity(0, 0, 0).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
-        Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · confirmed rps |", md);
+        Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · capacity [interval] |", md);
         Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 [1000–1100] |", md);
         // Only errors in every repetition: 0, no interval.
         Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · 0 |", md);

@@ -28,8 +28,8 @@ public static class CapacityCurve
         var first = Step(rate);
         if (plan.Held(first)) held = first;
         else failed = first;
-        // Up while it holds, down while it does not, keeping one step for the bracket.
-        while (steps.Count < plan.MaxSteps - 1 && (held is null || failed is null))
+        // Up while it holds, down while it does not; the last step narrows a bracket once there is one.
+        while (steps.Count < plan.MaxSteps && (held is null || failed is null))
         {
             rate = held is null ? (long)(rate / plan.Factor) : (long)Math.Ceiling(rate * plan.Factor);
             if (rate < 1 || steps.Any(s => s.Rate == rate)) break;

@@ -23,7 +23,7 @@ public static class ComparisonChart
         // A searched cell's bar is its confirmed rate; a cell without a search keeps the ramp's figure.
         var searched = runs.Any(r => r.Capacity is not null);
         Panel(svg, runs, storages, scenarios, Top,
-            searched ? $"capacity: the confirmed rps at p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (ramp's figure where no search ran)"
+            searched ? $"capacity at p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors: the median of the repetitions (the ramp's figure where none ran)"
                      : $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (≥: still held at the ramp's top)",
             r => r.Capacity is { } c ? c.ConfirmedRps : r.MaxSustainedRps,
             r => r.Capacity is { } c ? Svg.Label(c.ConfirmedRps) : (r.SloHeldAtPeak ? "≥" : "") + Svg.Label(r.MaxSustainedRps));

@@ -138,7 +138,7 @@ public static class ReportSections
         $"wrk rps is its own Requests/sec; tank rps is the median of its whole seconds (instances start during the first). They must agree within ±{CrossCheck.TolerancePercent:0} %.";
 
     public static readonly string[] RateCheckColumns =
-        ["architecture", "scenario", "confirmed rps (tank)", "wrk rps at that rate", "difference", "wrk p99 ms", "seconds", "verdict"];
+        ["architecture", "scenario", "capacity (tank)", "wrk rps at that rate", "difference", "wrk p99 ms", "seconds", "verdict"];
 
     public static List<string[]> RateCheckRows(IReadOnlyList<CrossCheck> checks) =>
         checks.Where(c => c.Rate is not null).Select(c => c.Rate!).Select(r => new[]

@@ -63,7 +63,7 @@ public static class ReportText
     {
         var scenarios = runs.Select(r => r.Scenario).Distinct().OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s).ToList();
         var confirmed = runs.Any(r => r.Capacity is not null);
-        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · confirmed rps" : "")}")).ToArray();
+        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · capacity [interval]" : "")}")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
                 ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
