@@ -48,10 +48,23 @@ public sealed class CapacityCurveTests
     }
 
     [Fact]
+    public void AConfirmationThatFailsIsAPointOfTheCurveTheCrossingIsReadAgainAndHeldOnceMore()
+    {
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
+        // Long holds meet stalls: they cross the SLO at 7 000, short steps at 8 000.
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 7_000));
+        Assert.Equal(2, calls.Count(c => c.Confirmation));
+        Assert.InRange(result.StepsRps, 7_800, 8_000);
+        Assert.InRange(result.Rps, 7_800, result.StepsRps - 1);
+        Assert.Equal(result.StepsRps, result.FailedRps);
+        Assert.NotNull(result.FirstConfirmation);
+    }
+
+    [Fact]
     public void AFailedConfirmationIsAFlagBesideTheFigureNeverAZero()
     {
         var calls = new List<(long, int, bool)>();
-        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 5_000));
+        var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 100));
         Assert.False(result.Confirmed);
         Assert.InRange(result.Rps, 7_800, 8_000);
         Assert.True(result.Confirmation!.P99Ms > 10);

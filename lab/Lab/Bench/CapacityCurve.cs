@@ -5,7 +5,9 @@ namespace Lab.Bench;
 /// a pass/fail ladder: constant-rate steps bracket the rate where p99 crosses the SLO (a step that
 /// held below it, one that did not above), one more step narrows the bracket, and the crossing is
 /// interpolated linearly between the two (a step that failed by errors rather than latency gives no
-/// slope: the crossing is then the step that held). Every repetition starts from the same
+/// slope: the crossing is then the step that held). A confirmation that fails by latency is a
+/// point of the curve as well: the crossing is read again between the step that held and it, and
+/// that rate confirmed once more. Every repetition starts from the same
 /// information, the probe's capacity, never from another repetition's result. The confirmation
 /// then holds that rate for longer: whether it held is a flag beside the figure, never a reason to
 /// record 0. A cell that answered only errors records 0. Pure logic: the measure function runs a
@@ -51,7 +53,16 @@ public static class CapacityCurve
         var (estimate, kind) = Estimate(plan, held, failed, steps);
         if (estimate <= 0) return new CurveResult(steps, 0, kind, held?.Rate, failed?.Rate, null);
         var confirmation = measure(estimate, plan.ConfirmSeconds, true);
-        return new CurveResult(steps, estimate, kind, held?.Rate, failed?.Rate, confirmation) { Confirmed = plan.Held(confirmation) };
+        if (plan.Held(confirmation) || held is null || kind != EstimateKind.Crossing || estimate <= held.Rate)
+            return new CurveResult(steps, estimate, kind, held?.Rate, failed?.Rate, confirmation) { Confirmed = plan.Held(confirmation), StepsRps = estimate };
+        // The long hold is a point of the curve too, and a truer one (it met the stalls a short step
+        // misses): the crossing read again between the step that held and it, and held once more.
+        // Whatever that one does, the figure is that crossing, never 0.
+        var again = Estimate(plan, held, confirmation, [.. steps, confirmation]).Rps;
+        if (again <= held.Rate || again >= estimate)
+            return new CurveResult(steps, estimate, kind, held.Rate, failed?.Rate, confirmation) { StepsRps = estimate };
+        var second = measure(again, plan.ConfirmSeconds, true);
+        return new CurveResult(steps, again, kind, held.Rate, estimate, second) { Confirmed = plan.Held(second), StepsRps = estimate, FirstConfirmation = confirmation };
     }
 
     /// <summary>Where p99 crosses the SLO between the step that held and the one that did not.</summary>

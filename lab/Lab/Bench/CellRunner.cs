@@ -104,6 +104,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             HeldRps = curve.HeldRps,
             FailedRps = curve.FailedRps,
             Confirmed = curve.Confirmed,
+            StepsRps = curve.StepsRps,
             WindowP99Ms = confirmed?.WindowP99Ms ?? [],
             StallSeconds = confirmed?.StallSeconds ?? 0,
             LongestStallSeconds = confirmed?.LongestStallSeconds ?? 0,
@@ -167,7 +168,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             var timeline = PhoutAnalyzer.Analyze(Path.Combine(outDir, "phout.log"), cell.Cell.Storage, cell.Cell.Name, RunMeta.TryRead(Path.Combine(outDir, "meta.json")), sloMs, confirmation ? profile.WindowSeconds : 0);
             // The raw results are read: a 30-s hold at 20 000 rps leaves 60 MB.
             Directory.Delete(outDir, recursive: true);
-            var stalls = StallsOf(timeline.Seconds.Where(s => s.Second >= 0 && s.Second < seconds).Select(s => s.P99Ms > sloMs).ToList());
+            // Every second of the hold that carried its share of answers (not the drain's last few).
+            var stalls = StallsOf(timeline.Seconds.Where(s => s.Responses >= rate / 10).Select(s => s.P99Ms > sloMs).ToList());
             var hold = new Hold(rate, seconds, result.Planned, result.Responses, result.Errors, result.Intended.Percentile(99) / 1000.0, result.Lateness.CountAbove((long)(sloMs * 1000)))
             {
                 ActualP99Ms = actualP99Ms,

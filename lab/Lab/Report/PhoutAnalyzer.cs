@@ -82,8 +82,11 @@ public static class PhoutAnalyzer
         var windows = new List<double>();
         if (windowSeconds > 0)
         {
-            var span = planned.Length > 0 ? planned.Length : (long)Math.Ceiling(duration);
-            foreach (var window in perSecond.Where(s => s.Key - startSecond >= 0 && s.Key - startSecond < span).GroupBy(s => (s.Key - startSecond) / windowSeconds).OrderBy(g => g.Key))
+            // From the first send, not meta.json's start (a warm-up before it moves that by a second):
+            // whole windows of the planned seconds, so the last is never a stray second of the drain.
+            var first = firstStartMs / 1000;
+            var span = (planned.Length > 0 ? planned.Length : (long)Math.Ceiling(duration)) / windowSeconds * windowSeconds;
+            foreach (var window in perSecond.Where(s => s.Key - first >= 0 && s.Key - first < span).GroupBy(s => (s.Key - first) / windowSeconds).OrderBy(g => g.Key))
             {
                 var merged = new LatencyHistogram();
                 foreach (var second in window) merged.Add(second.Value.Latency);

@@ -14,6 +14,8 @@ public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, 
     public long? HeldRps { get; init; }
     public long? FailedRps { get; init; }
     public bool Confirmed { get; init; }
+    /// <summary>The crossing read off the steps alone; differs from <see cref="Rps"/> when a failed confirmation moved it.</summary>
+    public long StepsRps { get; init; }
     public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
     public int StallSeconds { get; init; }
     public int LongestStallSeconds { get; init; }

@@ -145,6 +145,7 @@ public static class ReportSummary
         held_rps = x.HeldRps,
         failed_rps = x.FailedRps,
         confirmed = x.Confirmed,
+        steps_rps = x.StepsRps,
         p99_ms = x.ConfirmedP99Ms,
         window_p99_ms = x.WindowP99Ms,
         stall_seconds = x.StallSeconds,
