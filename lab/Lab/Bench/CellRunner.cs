@@ -164,7 +164,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             var foreign = window.ForeignCores();
             var lateP99Ms = result.Lateness.Percentile(99) / 1000.0;
             var actualP99Ms = result.IntervalReal.Percentile(99) / 1000.0;
-            var behind = lateP99Ms > profile.GeneratorLateMs && actualP99Ms <= sloMs;
+            var behind = GeneratorBehind(profile, sloMs, lateP99Ms, actualP99Ms);
             var timeline = PhoutAnalyzer.Analyze(Path.Combine(outDir, "phout.log"), cell.Cell.Storage, cell.Cell.Name, RunMeta.TryRead(Path.Combine(outDir, "meta.json")), sloMs, confirmation ? profile.WindowSeconds : 0);
             // The raw results are read: a 30-s hold at 20 000 rps leaves 60 MB.
             Directory.Delete(outDir, recursive: true);
@@ -182,9 +182,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 RerunBecause = because,
                 GeneratorBehind = behind,
             };
-            var voidBecause = foreign > profile.ForeignCores
-                ? string.Create(CultureInfo.InvariantCulture, $"other processes took {foreign:0.##} cores (over {profile.ForeignCores})")
-                : behind ? string.Create(CultureInfo.InvariantCulture, $"the generator sent p99 {lateP99Ms:0.##} ms late while answers took {actualP99Ms:0.##} ms") : null;
+            var voidBecause = VoidBecause(profile, sloMs, foreign, lateP99Ms, actualP99Ms);
             ToolLog.Write(string.Create(CultureInfo.InvariantCulture,
                 $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request") +
                 (voidBecause is null ? "" : $"; void: {voidBecause}" + (attempt < profile.MaxReruns ? ", run again" : ", no reruns left")));
@@ -194,6 +192,18 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(1));
         }
     }
+
+    /// <summary>The generator itself fell behind: its sends were late while the answers, from the actual send, held the SLO.</summary>
+    public static bool GeneratorBehind(BenchProfile profile, double sloMs, double lateP99Ms, double actualP99Ms) =>
+        lateP99Ms > profile.GeneratorLateMs && actualP99Ms <= sloMs;
+
+    /// <summary>Why a hold does not count and is run again (other processes' CPU, the generator behind); null when it counts.</summary>
+    public static string? VoidBecause(BenchProfile profile, double sloMs, double? foreignCores, double lateP99Ms, double actualP99Ms) =>
+        foreignCores > profile.ForeignCores
+            ? string.Create(CultureInfo.InvariantCulture, $"other processes took {foreignCores:0.##} cores (over {profile.ForeignCores})")
+            : GeneratorBehind(profile, sloMs, lateP99Ms, actualP99Ms)
+                ? string.Create(CultureInfo.InvariantCulture, $"the generator sent p99 {lateP99Ms:0.##} ms late while answers took {actualP99Ms:0.##} ms")
+                : null;
 
     /// <summary>Seconds over the SLO, and the longest run of consecutive ones.</summary>
     public static (int Count, int Longest) StallsOf(IReadOnlyList<bool> overSlo)
