@@ -79,4 +79,29 @@ public sealed class CapacityReportTests
         Assert.Equal((1050L, 4.2, 3, 2, 1050.0, 110.0), (read.ConfirmedRps, read.ConfirmedP99Ms, read.Repeats.Count, read.Holds.Count, read.Median, read.ConfirmedCpuUsPerRequest));
         Assert.Contains("\"confirmed_rps\": 1050", File.ReadAllText(Path.Combine(path, "capacity.json")));
     }
+
+    [Fact]
+    public void TheReportShowsEveryRepetitionAndTheMethodAsRun()
+    {
+        using var dir = new RunDirectory();
+        var run = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        CapacityFile.Of(
+        [
+            new RepeatRecord(1, 1000, 8.5, CpuUsPerRequest: 40) { Order = 2, Kind = "crossing", HeldRps = 950, FailedRps = 1100, Confirmed = true, WindowP99Ms = [8.1, 8.9], StallSeconds = 1, LongestStallSeconds = 1,
+                ProcessCpuUsPerRequest = new Dictionary<string, double> { ["tank"] = 12.5, ["service"] = 30 }, Reset = new ResetRecord(["servers settled"], 1.6, "nothing", true) },
+            new RepeatRecord(2, 800, 14.2) { Order = 1, Kind = "crossing", StepsRps = 900, HeldRps = 700, FailedRps = 900, Confirmed = false, WindowP99Ms = [30.5, 4.2], Reruns = 1,
+                Reset = new ResetRecord(["queue emptied"], 10, "the machine to go idle (still 0.5 cores busy after 10 s)", false) },
+        ], [], 30).Write(run);
+        File.WriteAllText(Path.Combine(dir.Path, "profile.yaml"), "# read from lab/profiles/default.yaml\nname: default\nrepeats: 2\n");
+        File.WriteAllText(Path.Combine(dir.Path, "order.json"), """{"shuffle_seed": 1, "rounds": [{"round": 1, "order": [{"storage": "postgres", "scenario": "author-read"}]}]}""");
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var md = dir.Read("report.md");
+        Assert.Contains("## Repetitions", md);
+        Assert.Contains("| postgres · author-read | 1 | 2 | 1000 | 950 / 1100 | ✓ 8.5 (8.1 / 8.9) | 1 (1) | 12.5 | 40 | nothing | 0 |", md);
+        Assert.Contains("| postgres · author-read | 2 | 1 | 800 (steps 900) | 700 / 900 | ✗ 14.2 (30.5 / 4.2) | 0 | — | — | the machine to go idle (still 0.5 cores busy after 10 s) (not idle) | 1 |", md);
+        Assert.Contains("## The method as run", md);
+        Assert.Contains("repeats: 2", md);
+        Assert.Contains("- round 1: author-read on postgres", md);
+        Assert.Contains("<h2>The method as run</h2>", dir.Read("report.html"));
+    }
 }

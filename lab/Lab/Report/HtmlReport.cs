@@ -63,6 +63,19 @@ public static class HtmlReport
             Table(html, ReportSections.RateCheckColumns, ReportSections.RateCheckRows(crossChecks));
             html.AppendLine($"<p>{Enc(ReportSections.RateCheckMethod(crossChecks)).Replace("`", "")}</p>");
         }
+        if (RepetitionSection.Rows(runs) is { Count: > 0 } repetitions)
+        {
+            html.AppendLine("<h2>Repetitions</h2>");
+            Table(html, RepetitionSection.Columns, repetitions);
+            html.AppendLine($"<p>{Enc(RepetitionSection.Method)}</p>");
+        }
+        var (profile, rounds) = RepetitionSection.MethodAsRun(input.Directory);
+        if (profile is not null)
+        {
+            html.AppendLine("<h2>The method as run</h2><p>The bench's profile (profile.yaml in this folder; script/bench --profile FILE runs another):</p>");
+            html.AppendLine($"<pre>{Enc(profile.TrimEnd())}</pre>");
+            if (rounds.Count > 0) html.AppendLine("<ul>" + string.Concat(rounds.Select(r => $"<li>{Enc(r)}</li>")) + "</ul>");
+        }
         html.AppendLine("<h2>Machine, servers and durability</h2>");
         Table(html, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();

@@ -57,6 +57,21 @@ public static class MarkdownReport
             Table(md, ReportSections.RateCheckColumns, ReportSections.RateCheckRows(crossChecks));
             md.AppendLine().AppendLine(ReportSections.RateCheckMethod(crossChecks)).AppendLine();
         }
+        if (RepetitionSection.Rows(runs) is { Count: > 0 } repetitions)
+        {
+            md.AppendLine("## Repetitions").AppendLine();
+            Table(md, RepetitionSection.Columns, repetitions);
+            md.AppendLine().AppendLine(RepetitionSection.Method).AppendLine();
+        }
+        var (profile, rounds) = RepetitionSection.MethodAsRun(input.Directory);
+        if (profile is not null)
+        {
+            md.AppendLine("## The method as run").AppendLine();
+            md.AppendLine("The bench's profile (profile.yaml in this folder; `script/bench --profile FILE` runs another):").AppendLine();
+            md.AppendLine("```yaml").Append(profile.TrimEnd()).AppendLine().AppendLine("```").AppendLine();
+            foreach (var round in rounds) md.AppendLine($"- {round}");
+            if (rounds.Count > 0) md.AppendLine();
+        }
         md.AppendLine("## Machine, servers and durability").AppendLine();
         Table(md, ["", ""], ReportText.Environment(input.Environment).Select(l => new[] { l.Key, l.Value }).ToList());
         var durability = runs.Where(r => r.Durability is not null).DistinctBy(r => r.Storage).ToList();
