@@ -187,7 +187,7 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         var lastBefore = await WriteSomeAsync(7);
         Assert.Equal(7, await Store.CountAsync(CancellationToken.None));
 
-        Assert.Equal(7, await Store.Purger.PurgeAsync(CancellationToken.None));
+        Assert.Equal(7, await Store.PurgeAsync(CancellationToken.None));
 
         Assert.Equal(0, await Store.CountAsync(CancellationToken.None));
         Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
@@ -195,7 +195,7 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         Assert.Equal(HttpStatusCode.Created, after.StatusCode);
         Assert.True((await JsonAsync(after)).GetProperty("id").GetInt64() > lastBefore, "ids go on growing after a purge");
         Assert.Contains("\"read_message\":{\"after\":\"purge\"}", await (await ReadAsync()).Content.ReadAsStringAsync());
-        Assert.Equal(0, await Store.Purger.PurgeAsync(CancellationToken.None));
+        Assert.Equal(0, await Store.PurgeAsync(CancellationToken.None));
     }
 
     /// <summary><c>IntegrationService purge-queue</c> as the bench runs it: a process of its own, one JSON line.</summary>

@@ -19,7 +19,7 @@ public sealed class RequestMetricsTests : IDisposable
         public Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken) => throw new InvalidOperationException();
         public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
         public Task<long> CountAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
-        public IQueuePurger Purger => throw new InvalidOperationException();
+        public Task<long> PurgeAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
     }
 
     private readonly BackendActivity _tarantool = new("tarantool");

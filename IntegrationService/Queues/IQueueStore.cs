@@ -18,6 +18,12 @@ public interface IQueueStore
     /// <summary>The store's bulk fill for the fill-queue tool, where it has one (else messages are written one by one).</summary>
     IQueueBulkFiller? BulkFiller => null;
 
-    /// <summary>The store's purge for the purge-queue tool: every store has one, with its own fast primitive.</summary>
-    IQueuePurger Purger { get; }
+    /// <summary>
+    /// Empties the queue at once with the store's own primitive (a purge, a truncate, a key's
+    /// removal; a pipelined drain where the store has none), for the purge-queue tool: the bench
+    /// starts every repetition of a queue cell from an empty queue. Removes this queue's waiting
+    /// messages only, and returns how many, as the store counted them when it removed them. Meant
+    /// for a queue nobody is using meanwhile: a message written during the purge may stay or go.
+    /// </summary>
+    Task<long> PurgeAsync(CancellationToken cancellationToken);
 }

@@ -37,19 +37,8 @@ public sealed class FillQueueCommand : Command
     private static async Task<int> RunAsync(FillQueueOptions options)
     {
         using var host = await StorageHost.StartAsync();
-        var registry = host.Services.GetRequiredService<StorageRegistry>();
-        string queue;
-        IQueueStore store;
-        try
-        {
-            (queue, store) = registry.Queue(options.Queue);
-        }
-        catch (UnknownStorageException e)
-        {
-            // The queue names are the registry's, so this is checked here rather than while parsing.
-            await Console.Error.WriteLineAsync($"fill-queue: error: --queue: {e.Message}");
-            return ServiceCli.UsageError;
-        }
+        if (await QueueToolStore.FindAsync(host, "fill-queue", options.Queue) is not { } found) return ServiceCli.UsageError;
+        var (queue, store) = found;
 
         var stopwatch = Stopwatch.StartNew();
         var before = await store.CountAsync(CancellationToken.None);

@@ -7,7 +7,7 @@ namespace IntegrationService.Seeding;
 
 /// <summary>
 /// <c>IntegrationService purge-queue --queue NAME</c>: empties a queue through the same store the
-/// service uses, with the store's own fast primitive (<see cref="IQueuePurger"/>), so that the bench
+/// service uses, with the store's own fast primitive (<see cref="IQueueStore.PurgeAsync"/>), so that the bench
 /// starts every repetition of a queue cell from the same state (then fill-queue tops it up to the
 /// stated depth). Prints the depth before and after, and the seconds it took, as JSON; exits 1 when
 /// the queue is not empty afterwards (someone wrote meanwhile), as the repetition would not start
@@ -31,23 +31,12 @@ public sealed class PurgeQueueCommand : Command
     private static async Task<int> RunAsync(PurgeQueueOptions options)
     {
         using var host = await StorageHost.StartAsync();
-        var registry = host.Services.GetRequiredService<StorageRegistry>();
-        string queue;
-        IQueueStore store;
-        try
-        {
-            (queue, store) = registry.Queue(options.Queue);
-        }
-        catch (UnknownStorageException e)
-        {
-            // The queue names are the registry's, so this is checked here rather than while parsing.
-            await Console.Error.WriteLineAsync($"purge-queue: error: --queue: {e.Message}");
-            return ServiceCli.UsageError;
-        }
+        if (await QueueToolStore.FindAsync(host, "purge-queue", options.Queue) is not { } found) return ServiceCli.UsageError;
+        var (queue, store) = found;
 
         var stopwatch = Stopwatch.StartNew();
         var before = await store.CountAsync(CancellationToken.None);
-        var removed = await store.Purger.PurgeAsync(CancellationToken.None);
+        var removed = await store.PurgeAsync(CancellationToken.None);
         var after = await store.CountAsync(CancellationToken.None);
         Console.WriteLine(FormattableString.Invariant(
             $"{{\"queue\":\"{queue}\",\"depth_before\":{before},\"depth_after\":{after},\"seconds\":{stopwatch.Elapsed.TotalSeconds:F3}}}"));

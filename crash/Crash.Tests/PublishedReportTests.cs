@@ -121,7 +121,7 @@ public sealed class PublishedReportTests : IDisposable
         Directory.CreateDirectory(dir);
         File.WriteAllText(Path.Combine(dir, "phout.log"), "");
         new RunMeta { Storage = storage, Scenario = scenario, Nodes = nodes }.Write(Path.Combine(dir, "meta.json"));
-        CapacityFile.Of([new RepeatRecord(1, confirmedRps, 4.2)], [], 10, 0.8).Write(dir);
+        CapacityFile.Of([new RepeatRecord(1, confirmedRps, 4.2)], [], 10).Write(dir);
     }
 
     private (int Code, string Output, string Error) Matrix(params string[] args)

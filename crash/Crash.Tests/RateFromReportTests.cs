@@ -152,7 +152,7 @@ public sealed class RateFromReportTests : IDisposable
         Directory.CreateDirectory(dir);
         File.WriteAllText(Path.Combine(dir, "phout.log"), "");
         new RunMeta { Storage = storage, Scenario = scenario, Nodes = nodes }.Write(Path.Combine(dir, "meta.json"));
-        CapacityFile.Of([.. confirmedRps.Select((rps, i) => new RepeatRecord(i + 1, rps, rps > 0 ? 4.2 : null))], [], 10, 0.8).Write(dir);
+        CapacityFile.Of([.. confirmedRps.Select((rps, i) => new RepeatRecord(i + 1, rps, rps > 0 ? 4.2 : null))], [], 10).Write(dir);
     }
 
     private (int Code, string Output, string Error) Matrix(params string[] args) =>

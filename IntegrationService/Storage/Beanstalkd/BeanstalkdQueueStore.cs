@@ -10,7 +10,7 @@ namespace IntegrationService.Storage.Beanstalkd;
 /// if the delete did not happen, beanstalkd releases the job when the connection closes and it is
 /// delivered again — at least once, never lost.
 /// </summary>
-public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore, IQueuePurger
+public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore
 {
     public const string BackendName = "beanstalkd";
 
@@ -66,8 +66,6 @@ public sealed class BeanstalkdQueueStore(BeanstalkdClient client) : IQueueStore,
             throw Unavailable(e);
         }
     }
-
-    public IQueuePurger Purger => this;
 
     /// <summary>
     /// beanstalkd has no purge: the tube is drained, reserve-with-timeout 0 and delete, by

@@ -25,5 +25,5 @@ internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permit
 
     public IQueueBulkFiller? BulkFiller => inner.BulkFiller;
 
-    public IQueuePurger Purger => inner.Purger;
+    public Task<long> PurgeAsync(CancellationToken cancellationToken) => inner.PurgeAsync(cancellationToken);
 }

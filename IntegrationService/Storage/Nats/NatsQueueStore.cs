@@ -12,7 +12,7 @@ namespace IntegrationService.Storage.Nats;
 /// ack (double ack). If the ack is lost (the service dies, the connection breaks), the server hands
 /// the message out again after the consumer's ack wait: at least once, never lost.
 /// </summary>
-public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore, IQueuePurger
+public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore
 {
     private static readonly INatsSerializer<ReadOnlyMemory<byte>> Publishing = NatsRawSerializer<ReadOnlyMemory<byte>>.Default;
     private static readonly INatsDeserialize<byte[]> Fetching = NatsRawSerializer<byte[]>.Default;
@@ -48,8 +48,6 @@ public sealed class NatsQueueStore(NatsJetStreamQueue queue) : IQueueStore, IQue
             await consumer.RefreshAsync(deadline);
             return checked((long)consumer.Info.NumPending);
         });
-
-    public IQueuePurger Purger => this;
 
     /// <summary>
     /// A stream purge of the queue's subject (a stream that captures other subjects keeps their

@@ -19,7 +19,7 @@ namespace IntegrationService.Storage.Postgres;
 /// index entries the deletes leave at the head.
 /// </para>
 /// </summary>
-public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller, IQueuePurger
+public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
 {
     /// <summary>Most reads one take serves.</summary>
     public const int MaxBatch = 64;
@@ -107,8 +107,6 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller, IQueuePu
             }
             return await writer.CompleteAsync(ct);
         }, cancellationToken);
-
-    public IQueuePurger Purger => this;
 
     /// <summary>
     /// TRUNCATE of queue_messages, which holds this queue only (the other entities have tables of

@@ -13,7 +13,7 @@ namespace IntegrationService.Storage.RabbitMq;
 /// broker numbers nothing, so the service gives each message its id (<see cref="MessageIdClock"/>)
 /// in the message-id property.
 /// </summary>
-public sealed class RabbitMqQueueStore(RabbitMqConnection connection) : IQueueStore, IQueuePurger
+public sealed class RabbitMqQueueStore(RabbitMqConnection connection) : IQueueStore
 {
     private readonly MessageIdClock _ids = new(TimeProvider.System);
 
@@ -47,8 +47,6 @@ public sealed class RabbitMqQueueStore(RabbitMqConnection connection) : IQueueSt
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         connection.RunAsync(async (channel, deadline) =>
             (long)(await channel.QueueDeclarePassiveAsync(connection.Queue, deadline)).MessageCount);
-
-    public IQueuePurger Purger => this;
 
     /// <summary>queue.purge: the ready messages go (those handed out and not yet acknowledged stay, as the broker purges).</summary>
     public Task<long> PurgeAsync(CancellationToken cancellationToken) =>

@@ -9,7 +9,7 @@ namespace IntegrationService.Storage.Redis;
 /// and RPUSHes <c>id:message</c> in one script (one round trip, atomic); a read is LPOP, which
 /// hands each element to one caller only.
 /// </summary>
-public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore, IQueuePurger
+public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore
 {
     /// <summary>The list of messages and the counter that numbers them (read by the fingerprint tool too).</summary>
     internal static readonly RedisKey[] Keys = ["queue:messages", "queue:last-id"];
@@ -44,8 +44,6 @@ public sealed class RedisQueueStore(RedisConnection redis) : IQueueStore, IQueue
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
         redis.RunAsync(db => db.ListLengthAsync(Keys[0]));
-
-    public IQueuePurger Purger => this;
 
     /// <summary>UNLINK of the queue's list (its counter and every other key stay).</summary>
     public async Task<long> PurgeAsync(CancellationToken cancellationToken) =>

@@ -10,7 +10,7 @@ namespace IntegrationService.Storage.Tarantool;
 /// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua;
 /// vinyl's takes find the oldest id in a memtx index of the waiting ids, not in the LSM tree).
 /// </summary>
-public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore, IQueuePurger
+public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
 {
     /// <summary>
     /// The depth and the purge are for benchmarks and operators, not a hot path, so they get this long: a count may
@@ -40,8 +40,6 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
         reader.ReadArrayHeader();
         return reader.ReadInt64();
     }
-
-    public IQueuePurger Purger => this;
 
     /// <summary>init.lua's queue_purge: a truncate of this engine's queue space (and of vinyl's waiting ids), no other space.</summary>
     public async Task<long> PurgeAsync(CancellationToken cancellationToken)

@@ -108,16 +108,6 @@ public sealed class CompareCommandTests
         Assert.Contains("tarantool-memtx · author-read: capacity", output);
     }
 
-    [Fact]
-    public void TheGapBetweenSpreadsIsMeasuredAtTheirNearestEdges()
-    {
-        var b = new Lab.Compare.Spread(21492, 28482);
-        Assert.Equal(0, b.GapPercent(new Lab.Compare.Spread(20000, 22000)));
-        Assert.Equal(100.0 * 209 / 21492, b.GapPercent(new Lab.Compare.Spread(17026, 21283)), 9);
-        Assert.Equal(100.0 * (30000 - 28482) / 28482, b.GapPercent(new Lab.Compare.Spread(30000, 31000)), 9);
-        Assert.Equal(double.PositiveInfinity, new Lab.Compare.Spread(0, 0).GapPercent(new Lab.Compare.Spread(5, 6)));
-    }
-
     // Figures shaped like script/bench --quick --repeat 3 --storage tarantool-memtx --scenario
     // author-read: twice on the same build, then with the database's CPU throttled to a third.
     [Fact]

@@ -96,7 +96,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var perProcess = cpuSeconds.ToDictionary(p => p.Key, p => answers == 0 ? 0 : Math.Round(p.Value * 1e6 / answers, 2));
         var servers = perProcess.Where(p => p.Key != "tank").ToList();
         var confirmed = curve.Confirmation;
-        var record = new RepeatRecord(repeat, curve.Rps, confirmed is null ? null : Math.Round(confirmed.P99Ms, 3), curve.Kind == EstimateKind.AtLeast,
+        var record = new RepeatRecord(repeat, curve.Rps, confirmed is null ? null : Math.Round(confirmed.P99Ms, 3),
             servers.Count > 0 ? Math.Round(servers.Sum(p => p.Value), 2) : null)
         {
             Order = order,

@@ -3,6 +3,7 @@ using Harness;
 using IntegrationService.Http;
 using Harness.Processes;
 using IntegrationService;
+using Lab.Cluster;
 using Lab.Report;
 using Tank.Ammo;
 using Tank.Cpu;
@@ -73,13 +74,13 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
         }
     }
 
-    // The server's port under this run: NAME_PORT from the environment (script/test's instances), else the table's.
-    private static int? ServerPort(string server)
+    // The server's port under this run, as script/lib.sh set it (the tests' instances under script/test).
+    private int? ServerPort(string server)
     {
-        var name = server.ToUpperInvariant().Replace('-', '_');
-        if (int.TryParse(Environment.GetEnvironmentVariable($"{name}_PORT"), NumberStyles.None, CultureInfo.InvariantCulture, out var port)) return port;
-        var table = PortTable.OfThisCheckout();
-        return table is not null && table.Names.Contains(name) ? table.User(name) : null;
+        var row = server.ToUpperInvariant().Replace('-', '_');
+        return PortTable.Find(context.Options.Root)?.Names.Contains(row) == true
+            ? ClusterSettings.ServerPort(context.Options.Root, Environment.GetEnvironmentVariable, $"{row}_PORT", row)
+            : null;
     }
 
     /// <summary>Waits until the machine's busy CPU over the last second is under <paramref name="idleCores"/>; false when the deadline came first.</summary>

@@ -27,19 +27,7 @@ public sealed record ClusterSettings(string Root, string DataDir, int PgPort, st
 
     public static ClusterSettings From(string root, Func<string, string?> environment)
     {
-        // Under script/test (its own servers) the nodes' stores take ports of their own as well.
-        var test = environment("TEST_INSTANCES") == "1";
-        // The environment script/lib.sh sets wins; else infra/config/ports.txt of the checkout at root.
-        var table = PortTable.Find(root);
-        int Port(string name, string row, bool testColumn = true)
-        {
-            if (environment(name) is { Length: > 0 } text)
-                return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535
-                    ? port
-                    : throw new InputException($"{name}: '{text}' is not a port");
-            if (table is null) throw new InputException($"{name} is not set and {Path.Combine(root, PortTable.RelativePath)} is missing");
-            return test && testColumn ? table.Test(row) : table.User(row);
-        }
+        int Port(string name, string row, bool testColumn = true) => ServerPort(root, environment, name, row, testColumn);
         return new ClusterSettings(
             root,
             environment("DATA_DIR") is { Length: > 0 } data ? Path.GetFullPath(data) : Path.Combine(root, ".data"),
@@ -48,5 +36,20 @@ public sealed record ClusterSettings(string Root, string DataDir, int PgPort, st
             Port("PORT", "SERVICE", testColumn: false),
             Port("CLUSTER_TARANTOOL_PORT", "CLUSTER_TARANTOOL"),
             Port("CLUSTER_REDIS_PORT", "CLUSTER_REDIS"));
+    }
+
+    /// <summary>
+    /// A server's port as script/lib.sh sets it: <paramref name="variable"/> from the environment wins;
+    /// else infra/config/ports.txt of the checkout at <paramref name="root"/>, its tests' column under
+    /// script/test (TEST_INSTANCES=1, the nodes' stores included) unless <paramref name="testColumn"/> is false.
+    /// </summary>
+    public static int ServerPort(string root, Func<string, string?> environment, string variable, string row, bool testColumn = true)
+    {
+        if (environment(variable) is { Length: > 0 } text)
+            return int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var port) && port is > 0 and <= 65535
+                ? port
+                : throw new InputException($"{variable}: '{text}' is not a port");
+        var table = PortTable.Find(root) ?? throw new InputException($"{variable} is not set and {Path.Combine(root, PortTable.RelativePath)} is missing");
+        return environment("TEST_INSTANCES") == "1" && testColumn ? table.Test(row) : table.User(row);
     }
 }

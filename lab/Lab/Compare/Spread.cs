@@ -11,16 +11,5 @@ public readonly record struct Spread(double Min, double Max)
 
     public bool Overlaps(Spread other) => Min <= other.Max && other.Min <= Max;
 
-    /// <summary>
-    /// How far apart the two spreads' nearest edges are, in % of this (BASE's) edge: 0 when they
-    /// overlap; for single runs, the change itself.
-    /// </summary>
-    public double GapPercent(Spread newer)
-    {
-        if (Overlaps(newer)) return 0;
-        var (edge, gap) = newer.Max < Min ? (Min, Min - newer.Max) : (Max, newer.Min - Max);
-        return edge == 0 ? double.PositiveInfinity : gap / Math.Abs(edge) * 100;
-    }
-
     public bool IsPoint => Min == Max;
 }

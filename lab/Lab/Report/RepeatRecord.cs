@@ -7,10 +7,12 @@ namespace Lab.Report;
 /// or not, with that hold's own p99, p99 per window and the seconds over the SLO), each process's
 /// CPU µs per answer over this repetition's holds, the state it started from, and the holds run again.
 /// </summary>
-public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, bool LowerBound = false, double? CpuUsPerRequest = null)
+public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, double? CpuUsPerRequest = null)
 {
     public int Order { get; init; }
     public string Kind { get; init; } = "crossing";
+    /// <summary>Every step held: the figure is a lower bound (<see cref="Kind"/> at_least).</summary>
+    public bool LowerBound => Kind == "at_least";
     public long? HeldRps { get; init; }
     public long? FailedRps { get; init; }
     public bool Confirmed { get; init; }
