@@ -8,7 +8,7 @@ namespace Lab.Tests.Bench;
 /// </summary>
 public sealed class CapacityCurveTests
 {
-    private static readonly CurvePlan Plan = new(SloMs: 10, Start: 0.6, Factor: 1.3, MaxSteps: 5, StepSeconds: 4, ConfirmSeconds: 30, MaxErrorRate: 0.001);
+    private static readonly CurvePlan Plan = new(SloMs: 10, Start: 0.6, Factor: 1.3, MaxSteps: 5, StepSeconds: 4, ConfirmSeconds: 30, MaxErrorRate: 0.001, MaxConfirmations: 3, ConfirmBackoff: 1.15);
 
     // p99 grows linearly from 2 ms at 0 rps to 10 ms at the knee, and beyond it three times as steeply.
     private static Func<long, int, bool, Hold> Linear(long knee, List<(long Rate, int Seconds, bool Confirmation)> calls, double errorRate = 0, long? confirmKnee = null) => (rate, seconds, confirmation) =>
@@ -48,26 +48,43 @@ public sealed class CapacityCurveTests
     }
 
     [Fact]
-    public void AConfirmationThatFailsIsAPointOfTheCurveTheCrossingIsReadAgainAndHeldOnceMore()
+    public void AConfirmationThatFailsIsFollowedByOneLowerAndTheFigureIsTheRateThatHeld()
     {
         var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
         // Long holds meet stalls: they cross the SLO at 7 000, short steps at 8 000.
         var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 7_000));
-        Assert.Equal(2, calls.Count(c => c.Confirmation));
+        var confirmations = calls.Where(c => c.Confirmation).Select(c => c.Rate).ToList();
         Assert.InRange(result.StepsRps, 7_800, 8_000);
-        Assert.InRange(result.Rps, 7_800, result.StepsRps - 1);
+        // At the steps' crossing (over the long holds' knee), then ÷ 1.15 (under it): held there.
+        Assert.Equal([result.StepsRps, (long)Math.Floor(result.StepsRps / 1.15)], confirmations);
+        Assert.Equal(confirmations[1], result.Rps);
+        Assert.True(result.Confirmed);
+        Assert.Equal(EstimateKind.Crossing, result.Kind);
         Assert.Equal(result.StepsRps, result.FailedRps);
-        Assert.NotNull(result.FirstConfirmation);
+        Assert.Equal(2, result.Confirmations.Count);
+        Assert.Same(result.Confirmations[1], result.Confirmation);
     }
 
     [Fact]
-    public void AFailedConfirmationIsAFlagBesideTheFigureNeverAZero()
+    public void NoConfirmationHeldIsAnUpperBoundAtTheLowestRateConfirmedNeverAZero()
     {
-        var calls = new List<(long, int, bool)>();
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
         var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls, confirmKnee: 100));
         Assert.False(result.Confirmed);
-        Assert.InRange(result.Rps, 7_800, 8_000);
+        Assert.Equal(3, calls.Count(c => c.Confirmation)); // max_confirmations
+        Assert.Equal(EstimateKind.AtMost, result.Kind);
+        Assert.Equal(calls.Where(c => c.Confirmation).Min(c => c.Rate), result.Rps);
+        Assert.True(result.Rps > 0);
         Assert.True(result.Confirmation!.P99Ms > 10);
+    }
+
+    [Fact]
+    public void ASingleConfirmationPlanStopsAtTheFirst()
+    {
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
+        var result = CapacityCurve.Run(Plan with { MaxConfirmations = 1 }, 10_000, Linear(8_000, calls, confirmKnee: 7_000));
+        Assert.Single(calls, c => c.Confirmation);
+        Assert.Equal((EstimateKind.AtMost, result.StepsRps), (result.Kind, result.Rps));
     }
 
     [Fact]
@@ -99,7 +116,9 @@ public sealed class CapacityCurveTests
         var calls = new List<(long, int, bool)>();
         var result = CapacityCurve.Run(Plan, 10_000, Linear(10, calls));
         Assert.Equal(EstimateKind.AtMost, result.Kind);
-        Assert.Equal(result.Steps.Min(s => s.Rate), result.Rps);
+        Assert.Equal(result.Steps.Min(s => s.Rate), result.StepsRps);
+        // The confirmations went lower still, each failing: the lowest is the bound.
+        Assert.Equal(result.Confirmations.Min(c => c.Rate), result.Rps);
         Assert.True(result.Rps > 0);
     }
 

@@ -13,7 +13,8 @@ public sealed class SummaryFixture : IDisposable
     public void Dispose() => Directory.Delete(Root, recursive: true);
 
     public sealed record Cell(string Storage, string Scenario, double Rps, double P99Ms, double? CpuUs = 50, bool HeldAtPeak = false,
-        double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null, double[]? RampRepeats = null, double[]? Interval = null, string? UnstableBecause = null);
+        double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null, double[]? RampRepeats = null, double[]? Interval = null, string? UnstableBecause = null,
+        bool[]? Held = null);
 
     /// <summary>A folder <paramref name="name"/> with summary.json of these cells.</summary>
     public string Report(string name, double sloMs, params Cell[] cells)
@@ -37,7 +38,9 @@ public sealed class SummaryFixture : IDisposable
             if (c.ConfirmedRps is { } confirmed) run["confirmed_rps"] = confirmed;
             // As lab report writes them: a searched cell's repeats are confirmed rates, a ramp-only cell's max rps @ SLO.
             if (c.Repeats is { } repeats)
-                run["repeats"] = c.ConfirmedRps is null ? repeats.Select(r => (object)new { max_sustained_rps = r }).ToArray() : repeats.Select(r => (object)new { confirmed_rps = r }).ToArray();
+                run["repeats"] = c.ConfirmedRps is null ? repeats.Select(r => (object)new { max_sustained_rps = r }).ToArray()
+                    : c.Held is { } held ? repeats.Select((r, i) => (object)new { rps = r, confirmed = held[i] }).ToArray()
+                    : repeats.Select(r => (object)new { confirmed_rps = r }).ToArray();
             if (c.Interval is { } interval) run["interval"] = new { low = interval[0], high = interval[1], coverage = 0.9375, method = "min-max" };
             if (c.UnstableBecause is { } because)
             {

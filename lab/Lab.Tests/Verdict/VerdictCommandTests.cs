@@ -87,6 +87,20 @@ public sealed class VerdictCommandTests
     }
 
     [Fact]
+    public void ACapacityMostRepetitionsDidNotHoldThroughAConfirmationDoesNotQualify()
+    {
+        using var f = new SummaryFixture();
+        var report = f.Report("report", 10,
+            new Cell("redis-aof", "queue-write", 40000, 684, ConfirmedRps: 38921, Repeats: [29971, 39013, 38921], Held: [false, true, false]),
+            new Cell("redis-rdb", "queue-write", 20000, 7.7, ConfirmedRps: 16501, Repeats: [16501, 21182, 12343], Held: [true, false, true]));
+        var (code, output, _) = Verdict(report, "--slo-ms", "10", "--rate", "10000", "--workload", "queue-write");
+        Assert.Equal(0, code);
+        var aof = output.Split("\n").Single(l => l.Contains("redis-aof"));
+        Assert.Contains("queue-write: held a confirmation in 1 of 3 repetitions (p99 684 ms): 38921 rps is not a rate it held at p99 ≤ 10.0 ms", aof);
+        Assert.Contains("redis-rdb", output.Split("redis-aof")[0]); // the one that held qualifies, ranked first
+    }
+
+    [Fact]
     public void CrashDurabilityNeedsCleanKillRowsAndSaysNotMeasuredWithoutThem()
     {
         using var f = new SummaryFixture();

@@ -5,13 +5,13 @@ namespace Lab.Bench;
 /// a pass/fail ladder: constant-rate steps bracket the rate where p99 crosses the SLO (a step that
 /// held below it, one that did not above), one more step narrows the bracket, and the crossing is
 /// interpolated linearly between the two (a step that failed by errors rather than latency gives no
-/// slope: the crossing is then the step that held). A confirmation that fails by latency is a
-/// point of the curve as well: the crossing is read again between the step that held and it, and
-/// that rate confirmed once more. Every repetition starts from the same
-/// information, the probe's capacity, never from another repetition's result. The confirmation
-/// then holds that rate for longer: whether it held is a flag beside the figure, never a reason to
-/// record 0. A cell that answered only errors records 0. Pure logic: the measure function runs a
-/// hold (tested against a fake one).
+/// slope: the crossing is then the step that held). Every repetition starts from the same
+/// information, the probe's capacity, never from another repetition's result. Then confirmations
+/// hold the rate for longer: at the crossing, and after one that fails at its rate ÷
+/// confirm_backoff, up to max_confirmations. The repetition's figure is the rate a confirmation
+/// held, so a published figure is one the stack held for a whole confirmation; when none held it is
+/// the lowest rate confirmed, as an upper bound ("≤"), flagged, never 0. A cell that answered only
+/// errors records 0. Pure logic: the measure function runs a hold (tested against a fake one).
 /// </summary>
 public static class CapacityCurve
 {
@@ -52,17 +52,26 @@ public static class CapacityCurve
 
         var (estimate, kind) = Estimate(plan, held, failed, steps);
         if (estimate <= 0) return new CurveResult(steps, 0, kind, held?.Rate, failed?.Rate, null);
-        var confirmation = measure(estimate, plan.ConfirmSeconds, true);
-        if (plan.Held(confirmation) || held is null || kind != EstimateKind.Crossing || estimate <= held.Rate)
-            return new CurveResult(steps, estimate, kind, held?.Rate, failed?.Rate, confirmation) { Confirmed = plan.Held(confirmation), StepsRps = estimate };
-        // The long hold is a point of the curve too, and a truer one (it met the stalls a short step
-        // misses): the crossing read again between the step that held and it, and held once more.
-        // Whatever that one does, the figure is that crossing, never 0.
-        var again = Estimate(plan, held, confirmation, [.. steps, confirmation]).Rps;
-        if (again <= held.Rate || again >= estimate)
-            return new CurveResult(steps, estimate, kind, held.Rate, failed?.Rate, confirmation) { StepsRps = estimate };
-        var second = measure(again, plan.ConfirmSeconds, true);
-        return new CurveResult(steps, again, kind, held.Rate, estimate, second) { Confirmed = plan.Held(second), StepsRps = estimate, FirstConfirmation = confirmation };
+        // The confirmations: a long hold at the estimate meets the stalls a short step misses. One
+        // that fails is followed by another at its rate ÷ confirm_backoff, up to max_confirmations;
+        // the figure is the rate the first one that held held.
+        var confirmations = new List<Hold>();
+        for (var confirm = estimate; ;)
+        {
+            var confirmation = measure(confirm, plan.ConfirmSeconds, true);
+            confirmations.Add(confirmation);
+            if (plan.Held(confirmation) || confirmations.Count >= plan.MaxConfirmations) break;
+            confirm = (long)Math.Floor(confirm / plan.ConfirmBackoff);
+            if (confirm < 1) break;
+        }
+        var lowestFailed = confirmations.Where(c => !plan.Held(c)).Select(c => (long?)c.Rate).Min();
+        var failedRps = lowestFailed is { } f && (failed is null || f < failed.Rate) ? f : failed?.Rate;
+        if (confirmations.FirstOrDefault(plan.Held) is { } confirmed)
+            return new CurveResult(steps, confirmed.Rate, failedRps is null ? EstimateKind.AtLeast : EstimateKind.Crossing, held?.Rate, failedRps, confirmed)
+            { Confirmed = true, StepsRps = estimate, Confirmations = confirmations };
+        // None held: the capacity is below the lowest rate confirmed, whatever the short steps said.
+        var last = confirmations[^1];
+        return new CurveResult(steps, last.Rate, EstimateKind.AtMost, held?.Rate, failedRps, last) { StepsRps = estimate, Confirmations = confirmations };
     }
 
     /// <summary>Where p99 crosses the SLO between the step that held and the one that did not.</summary>

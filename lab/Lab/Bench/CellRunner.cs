@@ -105,6 +105,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             FailedRps = curve.FailedRps,
             Confirmed = curve.Confirmed,
             StepsRps = curve.StepsRps,
+            EarlierConfirmations = curve.Confirmations.TakeWhile(c => c != confirmed).Select(c => new ConfirmationTry(c.Rate, Math.Round(c.P99Ms, 3))).ToList(),
             WindowP99Ms = confirmed?.WindowP99Ms ?? [],
             StallSeconds = confirmed?.StallSeconds ?? 0,
             LongestStallSeconds = confirmed?.LongestStallSeconds ?? 0,
@@ -136,7 +137,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
     };
 
     private static string Describe(CurveResult curve) =>
-        string.Create(CultureInfo.InvariantCulture, $"{curve.Rps} rps ({Kind(curve.Kind).Replace('_', ' ')}; held {curve.HeldRps?.ToString(CultureInfo.InvariantCulture) ?? "—"}, not {curve.FailedRps?.ToString(CultureInfo.InvariantCulture) ?? "—"})") +
+        string.Create(CultureInfo.InvariantCulture, $"{curve.Rps} rps ({Kind(curve.Kind).Replace('_', ' ')}; steps {curve.StepsRps}; held {curve.HeldRps?.ToString(CultureInfo.InvariantCulture) ?? "—"}, not {curve.FailedRps?.ToString(CultureInfo.InvariantCulture) ?? "—"})") +
+        string.Concat(curve.Confirmations.TakeWhile(c => c != curve.Confirmation).Select(c => string.Create(CultureInfo.InvariantCulture, $", confirmation failed at {c.Rate}: p99 {c.P99Ms:F2} ms"))) +
         (curve.Confirmation is { } c ? string.Create(CultureInfo.InvariantCulture, $", confirmation {(curve.Confirmed ? "held" : "failed")}: p99 {c.P99Ms:F2} ms, windows {string.Join(" / ", c.WindowP99Ms.Select(w => w.ToString("F2", CultureInfo.InvariantCulture)))} ms") : "");
 
     /// <summary>

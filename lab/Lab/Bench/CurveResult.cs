@@ -3,8 +3,8 @@ namespace Lab.Bench;
 /// <summary>
 /// One repetition's outcome (<see cref="CapacityCurve"/>): every step in order, the capacity read off
 /// them (<see cref="Rps"/>, 0 only when every step failed by errors) and what kind of figure it is,
-/// the bracket (the highest rate that held, the lowest that did not: a failed first confirmation
-/// narrows it), and the confirmation at <see cref="Rps"/> with whether it held.
+/// the bracket (the highest step that held, the lowest rate that did not, a failed confirmation's
+/// included), and the confirmation at <see cref="Rps"/> with whether it held.
 /// </summary>
 public sealed record CurveResult(IReadOnlyList<Hold> Steps, long Rps, EstimateKind Kind, long? HeldRps, long? FailedRps, Hold? Confirmation)
 {
@@ -13,6 +13,6 @@ public sealed record CurveResult(IReadOnlyList<Hold> Steps, long Rps, EstimateKi
     /// <summary>The crossing read off the steps alone, before a failed confirmation moved it.</summary>
     public long StepsRps { get; init; }
 
-    /// <summary>The first confirmation when it failed and a second one followed at the crossing read again.</summary>
-    public Hold? FirstConfirmation { get; init; }
+    /// <summary>Every confirmation in order: the first at <see cref="StepsRps"/>, each next one at the last ÷ confirm_backoff.</summary>
+    public IReadOnlyList<Hold> Confirmations { get; init; } = [];
 }

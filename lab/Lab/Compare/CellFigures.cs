@@ -35,5 +35,12 @@ public sealed record CellFigures
 
     public IReadOnlyList<string> UnstableBecause { get; init; } = [];
 
+    /// <summary>The bench's repetitions, and how many of them held a confirmation at their figure (0 and 0 for a report without them).</summary>
+    public int Repetitions { get; init; }
+    public int HeldRepetitions { get; init; }
+
+    /// <summary>Most repetitions held a confirmation at their figure (or the report has none to tell): the capacity is a rate the stack held.</summary>
+    public bool MostlyHeld => Repetitions == 0 || HeldRepetitions * 2 > Repetitions;
+
     public string Key => $"{Storage} · {Scenario}";
 }

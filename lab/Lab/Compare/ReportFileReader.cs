@@ -85,8 +85,15 @@ public static class ReportFileReader
             UnstableBecause = run.TryGetProperty("unstable_because", out var because) && because.ValueKind == JsonValueKind.Array
                 ? because.EnumerateArray().Where(b => b.ValueKind == JsonValueKind.String).Select(b => b.GetString()!).ToList()
                 : [],
+            Repetitions = confirmed is null ? 0 : RepeatObjects(run).Count(),
+            HeldRepetitions = confirmed is null ? 0 : RepeatObjects(run).Count(r => r.TryGetProperty("confirmed", out var c) && c.ValueKind == JsonValueKind.True),
         };
     }
+
+    private static IEnumerable<JsonElement> RepeatObjects(JsonElement run) =>
+        run.TryGetProperty("repeats", out var repeats) && repeats.ValueKind == JsonValueKind.Array
+            ? repeats.EnumerateArray().Where(r => r.ValueKind == JsonValueKind.Object && r.TryGetProperty("confirmed", out _))
+            : [];
 
     /// <summary><c>interval</c> of the capacity: <c>{low, high}</c>; null when absent or of another shape.</summary>
     private static Spread? IntervalField(JsonElement run) =>

@@ -3,8 +3,8 @@ namespace Lab.Report;
 /// <summary>
 /// One repetition of a cell (capacity.json): its place in its round's shuffled order, the capacity
 /// read off its steps (<see cref="Rps"/>; 0 only when every step failed by errors) and what kind of
-/// figure it is (crossing, at_least, at_most, errors), the bracket around it, its confirmation (held
-/// or not, with that hold's own p99, p99 per window and the seconds over the SLO), each process's
+/// figure it is (crossing, at_least, at_most, errors), the bracket around it, the confirmations that
+/// failed before the one that decided the figure, that confirmation (held or not, with that hold's own p99, p99 per window and the seconds over the SLO), each process's
 /// CPU µs per answer over this repetition's holds, the state it started from, and the holds run again.
 /// </summary>
 public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, double? CpuUsPerRequest = null)
@@ -16,8 +16,10 @@ public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, 
     public long? HeldRps { get; init; }
     public long? FailedRps { get; init; }
     public bool Confirmed { get; init; }
-    /// <summary>The crossing read off the steps alone; differs from <see cref="Rps"/> when a failed confirmation moved it.</summary>
+    /// <summary>The crossing read off the steps alone; differs from <see cref="Rps"/> when a confirmation failed there.</summary>
     public long StepsRps { get; init; }
+    /// <summary>The confirmations before the one that decided <see cref="Rps"/> (each failed), in order; empty when the first decided.</summary>
+    public IReadOnlyList<ConfirmationTry> EarlierConfirmations { get; init; } = [];
     public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
     public int StallSeconds { get; init; }
     public int LongestStallSeconds { get; init; }
@@ -26,3 +28,6 @@ public sealed record RepeatRecord(int Repeat, long Rps, double? ConfirmedP99Ms, 
     public ResetRecord? Reset { get; init; }
     public int Reruns { get; init; }
 }
+
+/// <summary>A confirmation that failed before the one that decided a repetition's figure: its rate and p99.</summary>
+public sealed record ConfirmationTry(long Rps, double P99Ms);

@@ -21,7 +21,8 @@ public static class RepetitionSection
             x.Order > 0 ? N(x.Order) : "—",
             (x.Kind switch { "at_least" => "≥ ", "at_most" => "≤ ", _ => "" }) + N(x.Rps) + (x.StepsRps > 0 && x.StepsRps != x.Rps ? $" (steps {N(x.StepsRps)})" : ""),
             $"{(x.HeldRps is { } h ? N(h) : "—")} / {(x.FailedRps is { } f ? N(f) : "—")}",
-            x.ConfirmedP99Ms is { } p ? $"{(x.Confirmed ? "✓" : "✗")} {D(p)} ({string.Join(" / ", x.WindowP99Ms.Select(D))})" : "—",
+            string.Concat(x.EarlierConfirmations.Select(t => $"✗ {D(t.P99Ms)} at {N(t.Rps)} → ")) +
+                (x.ConfirmedP99Ms is { } p ? $"{(x.Confirmed ? "✓" : "✗")} {D(p)} ({string.Join(" / ", x.WindowP99Ms.Select(D))})" : "—"),
             x.StallSeconds > 0 ? $"{N(x.StallSeconds)} ({N(x.LongestStallSeconds)})" : "0",
             x.ProcessCpuUsPerRequest.TryGetValue("tank", out var g) ? D(g) : "—",
             x.CpuUsPerRequest is { } c ? D(c) : "—",
@@ -30,9 +31,10 @@ public static class RepetitionSection
         })).ToList();
 
     public const string Method =
-        "Each repetition of each cell, in the order its round ran (a seeded shuffle). \"capacity\": where p99 crossed the SLO on the steps (\"≥\": every step held; \"≤\": none did), " +
-        "moved by a failed confirmation when it was held again (\"steps\": the steps' own crossing); \"held / not\": the bracket; the confirmation's p99 over the whole hold and per window " +
-        "(✓ held, ✗ did not); stalls: its seconds with p99 over the SLO; CPU per answer over the repetition's holds, the generator's apart; what the reset before it waited for; holds run again.";
+        "Each repetition of each cell, in the order its round ran (a seeded shuffle). \"capacity\": the rate a confirmation held (\"steps\": where p99 crossed the SLO on the steps, " +
+        "when a confirmation failed there; \"≥\": every step held; \"≤\": no confirmation held, the capacity is below the lowest rate confirmed); \"held / not\": the highest step that held, the lowest rate that did not; " +
+        "the confirmations: each that failed (p99 at its rate) →, then the one that decided, its p99 over the whole hold and per window (✓ held, ✗ did not); " +
+        "stalls: its seconds with p99 over the SLO; CPU per answer over the repetition's holds, the generator's apart; what the reset before it waited for; holds run again.";
 
     /// <summary>The profile and the rounds' orders from the report folder, when the bench wrote them.</summary>
     public static (string? Profile, IReadOnlyList<string> Rounds) MethodAsRun(string directory)

@@ -146,6 +146,7 @@ public static class ReportSummary
         failed_rps = x.FailedRps,
         confirmed = x.Confirmed,
         steps_rps = x.StepsRps,
+        earlier_confirmations = x.EarlierConfirmations.Select(t => new { rps = t.Rps, p99_ms = t.P99Ms }),
         p99_ms = x.ConfirmedP99Ms,
         window_p99_ms = x.WindowP99Ms,
         stall_seconds = x.StallSeconds,
