@@ -17,7 +17,7 @@ box.cfg{
     -- is not fsynced per commit ('write', Tarantool's default), so a host crash (not a
     -- process crash) can lose the last moments of writes. See README "Durability".
     wal_mode = os.getenv('TARANTOOL_WAL_MODE') or 'write',
-    memtx_memory = tonumber(os.getenv('TARANTOOL_MEMTX_MEMORY') or 2 * 1024 * 1024 * 1024),
+    memtx_memory = tonumber(os.getenv('TARANTOOL_MEMTX_MEMORY') or 8 * 1024 * 1024 * 1024),
     vinyl_memory = tonumber(os.getenv('TARANTOOL_VINYL_MEMORY') or 512 * 1024 * 1024),
     vinyl_cache = tonumber(os.getenv('TARANTOOL_VINYL_CACHE') or 256 * 1024 * 1024),
     readahead = 1024 * 1024,

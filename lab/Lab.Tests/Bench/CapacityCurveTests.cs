@@ -27,10 +27,11 @@ public sealed class CapacityCurveTests
         var result = CapacityCurve.Run(Plan, 10_000, Linear(8_000, calls));
         // 6 000 held, 7 800 held, 10 140 did not; the bracket's middle 8 893 did not either.
         Assert.Equal([6_000L, 7_800, 10_140, 8_893], result.Steps.Select(s => s.Rate));
-        Assert.Equal((7_800L, 8_893L), (result.HeldRps!.Value, result.FailedRps!.Value));
         Assert.Equal(EstimateKind.Crossing, result.Kind);
         // Interpolated between (7 800, 9.8 ms) and (8 893, 12.68 ms): 7 876, within 1 % of the true 8 000 knee's linear model.
         Assert.InRange(result.Rps, 7_800, 8_000);
+        // Held there for a confirmation: the bracket is that rate and the lowest step above it that did not hold.
+        Assert.Equal((result.Rps, 8_893L), (result.HeldRps!.Value, result.FailedRps!.Value));
         Assert.Equal((result.Rps, 30, true), calls[^1]);
         Assert.True(result.Confirmed);
     }
@@ -60,7 +61,8 @@ public sealed class CapacityCurveTests
         Assert.Equal(confirmations[1], result.Rps);
         Assert.True(result.Confirmed);
         Assert.Equal(EstimateKind.Crossing, result.Kind);
-        Assert.Equal(result.StepsRps, result.FailedRps);
+        // The bracket: the rate the confirmation held, and the lowest rate above it that did not.
+        Assert.Equal((result.Rps, result.StepsRps), (result.HeldRps!.Value, result.FailedRps!.Value));
         Assert.Equal(2, result.Confirmations.Count);
         Assert.Same(result.Confirmations[1], result.Confirmation);
     }
@@ -76,6 +78,8 @@ public sealed class CapacityCurveTests
         Assert.Equal(calls.Where(c => c.Confirmation).Min(c => c.Rate), result.Rps);
         Assert.True(result.Rps > 0);
         Assert.True(result.Confirmation!.P99Ms > 10);
+        // No rate held for a confirmation, though steps did: the bracket has no lower end.
+        Assert.Equal(((long?)null, (long?)result.Rps), (result.HeldRps, result.FailedRps));
     }
 
     [Fact]

@@ -81,6 +81,17 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
+    public void ARepetitionThatCouldNotRunMakesTheCellUnstableAndSaysWhy()
+    {
+        var repeats = new[] { new RepeatRecord(1, 1000, 5) { Confirmed = true }, new RepeatRecord(3, 1010, 5) { Confirmed = true } };
+        Assert.False(CapacityFile.Of(repeats, [], 30).Unstable);
+        var file = CapacityFile.Of(repeats, [], 30, 0.15, ["repetition 2 could not run: Tarantool error 2: Failed to allocate 16384 bytes"]);
+        Assert.True(file.Unstable);
+        Assert.Equal("repetition 2 could not run: Tarantool error 2: Failed to allocate 16384 bytes", file.UnstableBecause[0]);
+        Assert.Single(file.FailedRepetitions);
+    }
+
+    [Fact]
     public void TheReportShowsEveryRepetitionAndTheMethodAsRun()
     {
         using var dir = new RunDirectory();
@@ -89,7 +100,8 @@ public sealed class CapacityReportTests
         [
             new RepeatRecord(1, 1000, 8.5, CpuUsPerRequest: 40) { Order = 2, Kind = "crossing", HeldRps = 950, FailedRps = 1100, Confirmed = true, WindowP99Ms = [8.1, 8.9], StallSeconds = 1, LongestStallSeconds = 1,
                 ProcessCpuUsPerRequest = new Dictionary<string, double> { ["tank"] = 12.5, ["service"] = 30 }, Reset = new ResetRecord(["servers settled"], 1.6, "nothing", true) },
-            new RepeatRecord(2, 800, 14.2) { Order = 1, Kind = "crossing", StepsRps = 900, HeldRps = 700, FailedRps = 900, Confirmed = false, WindowP99Ms = [30.5, 4.2], Reruns = 1,
+            new RepeatRecord(2, 800, 14.2) { Order = 1, Kind = "at_most", StepsRps = 900, HeldRps = null, FailedRps = 800, Confirmed = false, WindowP99Ms = [30.5, 4.2], Reruns = 1,
+                EarlierConfirmations = [new ConfirmationTry(900, 31)],
                 Reset = new ResetRecord(["queue emptied"], 10, "the machine to go idle (still 0.5 cores busy after 10 s)", false) },
         ], [], 30).Write(run);
         File.WriteAllText(Path.Combine(dir.Path, "profile.yaml"), "# read from lab/profiles/default.yaml\nname: default\nrepeats: 2\n");
@@ -97,8 +109,10 @@ public sealed class CapacityReportTests
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
         Assert.Contains("## Repetitions", md);
-        Assert.Contains("| postgres · author-read | 1 | 2 | 1000 | 950 / 1100 | ✓ 8.5 (8.1 / 8.9) | 1 (1) | 12.5 | 40 | nothing | 0 |", md);
-        Assert.Contains("| postgres · author-read | 2 | 1 | 800 (steps 900) | 700 / 900 | ✗ 14.2 (30.5 / 4.2) | 0 | — | — | the machine to go idle (still 0.5 cores busy after 10 s) (not idle) | 1 |", md);
+        // The bracket is the rate a confirmation held and the lowest above it that did not (the steps' 950 held only for a step).
+        Assert.Contains("| postgres · author-read | 1 | 2 | 1000 | 1000 / 1100 | ✓ 8.5 (8.1 / 8.9) | 1 (1) | 12.5 | 40 | nothing | 0 |", md);
+        // No confirmation held: an upper bound, every confirmation shown in order.
+        Assert.Contains("| postgres · author-read | 2 | 1 | ≤ 800 (steps 900) | — / 800 | ✗ 31 at 900 → ✗ 14.2 (30.5 / 4.2) | 0 | — | — | the machine to go idle (still 0.5 cores busy after 10 s) (not idle) | 1 |", md);
         Assert.Contains("## The method as run", md);
         Assert.Contains("repeats: 2", md);
         Assert.Contains("- round 1: author-read on postgres", md);

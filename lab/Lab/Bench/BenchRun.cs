@@ -53,6 +53,9 @@ public static class BenchRun
         var crossCheck = new WrkCrossCheck(context, steps);
         foreach (var check in matrix.CrossChecks) crossCheck.Run(check, target);
         BenchReport.Write(context, stamp);
+        var failed = matrix.Cells.Count == 0 ? 0 : Directory.EnumerateFiles(Path.Combine(runDir, "runs"), "capacity.json", SearchOption.AllDirectories)
+            .Count(f => Report.CapacityFile.TryRead(Path.GetDirectoryName(f)!) is { FailedRepetitions.Count: > 0 });
+        if (failed > 0) throw new InvalidOperationException($"{failed} cell(s) had repetitions that could not run: the report in {runDir} names them");
     }
 
     /// <summary>
@@ -76,7 +79,19 @@ public static class BenchRun
                 for (var i = 0; i < order.Count; i++)
                 {
                     progress.Repetition(round, i + 1, order.Count, context.Profile.Repeats, context.Profile.SecondsPerRepetition);
-                    runner.Repeat(order[i], round, i + 1);
+                    try
+                    {
+                        runner.Repeat(order[i], round, i + 1);
+                    }
+                    catch (Exception e) when (e is not OperationCanceledException)
+                    {
+                        // One repetition that cannot run (a server out of memory, a reset that failed)
+                        // does not throw away the others: it is named in the cell's figures and the run fails at its end.
+                        var why = e.Message.Split('\n')[0].Trim();
+                        if (why.Length > 300) why = why[..300] + "…";
+                        ToolLog.Write($"{order[i].Label} repetition {round}: could not run: {why}");
+                        order[i].Failures.Add($"repetition {round} could not run: {why}");
+                    }
                 }
             }
             File.WriteAllText(Path.Combine(context.RunDir, "order.json"),

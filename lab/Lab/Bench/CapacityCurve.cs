@@ -64,14 +64,17 @@ public static class CapacityCurve
             confirm = (long)Math.Floor(confirm / plan.ConfirmBackoff);
             if (confirm < 1) break;
         }
-        var lowestFailed = confirmations.Where(c => !plan.Held(c)).Select(c => (long?)c.Rate).Min();
-        var failedRps = lowestFailed is { } f && (failed is null || f < failed.Rate) ? f : failed?.Rate;
-        if (confirmations.FirstOrDefault(plan.Held) is { } confirmed)
-            return new CurveResult(steps, confirmed.Rate, failedRps is null ? EstimateKind.AtLeast : EstimateKind.Crossing, held?.Rate, failedRps, confirmed)
+        // The bracket: the rate a confirmation held, and the lowest rate above it that did not hold
+        // (a step or a confirmation); none held: no rate held, and the lowest confirmation's.
+        var confirmed = confirmations.FirstOrDefault(plan.Held);
+        var floor = confirmed?.Rate ?? 0;
+        var above = steps.Concat(confirmations).Where(h => !plan.Held(h) && h.Rate > floor).Select(h => (long?)h.Rate).Min();
+        if (confirmed is not null)
+            return new CurveResult(steps, confirmed.Rate, above is null ? EstimateKind.AtLeast : EstimateKind.Crossing, confirmed.Rate, above, confirmed)
             { Confirmed = true, StepsRps = estimate, Confirmations = confirmations };
         // None held: the capacity is below the lowest rate confirmed, whatever the short steps said.
         var last = confirmations[^1];
-        return new CurveResult(steps, last.Rate, EstimateKind.AtMost, held?.Rate, failedRps, last) { StepsRps = estimate, Confirmations = confirmations };
+        return new CurveResult(steps, last.Rate, EstimateKind.AtMost, null, last.Rate, last) { StepsRps = estimate, Confirmations = confirmations };
     }
 
     /// <summary>Where p99 crosses the SLO between the step that held and the one that did not.</summary>

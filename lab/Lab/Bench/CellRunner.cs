@@ -122,7 +122,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
 
     public void Finish(PreparedCell cell)
     {
-        var file = CapacityFile.Of(cell.Repeats, cell.Holds, context.Profile.ConfirmSeconds, context.Profile.UnstableSpread);
+        var file = CapacityFile.Of(cell.Repeats, cell.Holds, context.Profile.ConfirmSeconds, context.Profile.UnstableSpread, cell.Failures);
         file.Write(cell.OutDir);
         ToolLog.Write($"{cell.Label}: capacity {file.ConfirmedRps} rps (median of {cell.Repeats.Count}: {string.Join(", ", cell.Repeats.Select(r => r.Rps))})" +
             (file.Unstable ? $"; unstable: {string.Join("; ", file.UnstableBecause)}" : ""));

@@ -3,8 +3,8 @@ namespace Lab.Bench;
 /// <summary>
 /// One repetition's outcome (<see cref="CapacityCurve"/>): every step in order, the capacity read off
 /// them (<see cref="Rps"/>, 0 only when every step failed by errors) and what kind of figure it is,
-/// the bracket (the highest step that held, the lowest rate that did not, a failed confirmation's
-/// included), and the confirmation at <see cref="Rps"/> with whether it held.
+/// the bracket (the rate a confirmation held, none when none did, and the lowest rate above it that
+/// did not hold, step or confirmation), and the confirmation at <see cref="Rps"/> with whether it held.
 /// </summary>
 public sealed record CurveResult(IReadOnlyList<Hold> Steps, long Rps, EstimateKind Kind, long? HeldRps, long? FailedRps, Hold? Confirmation)
 {

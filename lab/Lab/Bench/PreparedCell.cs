@@ -11,6 +11,8 @@ public sealed record PreparedCell(BenchCell Cell, BenchTarget Target, string Out
 {
     public List<RepeatRecord> Repeats { get; } = [];
     public List<HoldRecord> Holds { get; } = [];
+    /// <summary>Repetitions that could not run (a reset or a hold failed), each with why.</summary>
+    public List<string> Failures { get; } = [];
 
     public void Dispose() => Work.Dispose();
 }

@@ -41,6 +41,8 @@ public sealed record CapacityFile
     public int LongestStallSeconds { get; init; }
     /// <summary>Holds run again (disturbed, or the generator behind), over all repetitions.</summary>
     public int Reruns { get; init; }
+    /// <summary>Repetitions that could not run (a reset or a hold failed), each with why: the cell is then unstable.</summary>
+    public IReadOnlyList<string> FailedRepetitions { get; init; } = [];
     /// <summary>Files of the method before independent repetitions have false: their repeats are confirmations of a ladder.</summary>
     public bool RepeatsConfirmed { get; init; }
 
@@ -51,14 +53,15 @@ public sealed record CapacityFile
     public IReadOnlyList<RepeatRecord> Confirmations => RepeatsConfirmed ? Repeats : [];
 
     /// <summary>The file for these repetitions: median, interval, spread, stability and its causes.</summary>
-    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double unstableSpread = 0.15)
+    public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double unstableSpread = 0.15, IReadOnlyList<string>? failed = null)
     {
+        failed ??= [];
         var rates = repeats.Select(r => (double)r.Rps).ToList();
         var median = MedianOf(rates);
         var middle = repeats.OrderBy(r => r.Rps).ElementAtOrDefault((repeats.Count - 1) / 2);
         var cpu = repeats.Where(r => r.CpuUsPerRequest is not null).Select(r => r.CpuUsPerRequest!.Value).ToList();
         var spread = rates.Count == 0 ? null : new Spread(rates.Min(), rates.Max());
-        var unstable = spread is not null && repeats.Count > 1 && (median <= 0 ? spread.Max > 0 : (spread.Max - spread.Min) / median > unstableSpread);
+        var unstable = failed.Count > 0 || spread is not null && repeats.Count > 1 && (median <= 0 ? spread.Max > 0 : (spread.Max - spread.Min) / median > unstableSpread);
         return new CapacityFile
         {
             ConfirmedRps = (long)Math.Round(median),
@@ -73,7 +76,8 @@ public sealed record CapacityFile
             LowerBound = repeats.Count > 0 && repeats.All(r => r.LowerBound),
             ConfirmedCount = repeats.Count(r => r.Confirmed),
             Unstable = unstable,
-            UnstableBecause = unstable ? InstabilityCauses.Of(repeats, holds) : [],
+            UnstableBecause = unstable ? [.. failed, .. InstabilityCauses.Of(repeats, holds)] : [],
+            FailedRepetitions = failed,
             StallSeconds = repeats.Sum(r => r.StallSeconds),
             LongestStallSeconds = repeats.Select(r => r.LongestStallSeconds).DefaultIfEmpty(0).Max(),
             Reruns = repeats.Sum(r => r.Reruns),

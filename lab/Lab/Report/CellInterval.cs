@@ -6,7 +6,8 @@ namespace Lab.Report;
 /// as keeps the chance that the true median lies between them at 95 % or more; with five or fewer
 /// repetitions no k reaches 95 % and the interval is the min–max, whose own coverage
 /// (1 − 2^(1−n): 75 % for 3, 93.8 % for 5) is printed with it. With one repetition it is that
-/// repetition's bracket: the highest step that held and the lowest that did not.
+/// repetition's bracket: the rate its confirmation held and the lowest rate above that did not
+/// (an upper bound, "≤", brackets from 0).
 /// </summary>
 public sealed record CellInterval(double Low, double High, double? Coverage, string Method)
 {
@@ -18,7 +19,7 @@ public sealed record CellInterval(double Low, double High, double? Coverage, str
         if (repeats.Count == 1)
         {
             var r = repeats[0];
-            return new CellInterval(r.HeldRps ?? r.Rps, r.FailedRps ?? r.Rps, null, "bracket");
+            return new CellInterval(r.Kind == "at_most" ? r.HeldRps ?? 0 : r.HeldRps ?? r.Rps, r.FailedRps ?? r.Rps, null, "bracket");
         }
         var sorted = repeats.Select(r => (double)r.Rps).Order().ToList();
         var n = sorted.Count;

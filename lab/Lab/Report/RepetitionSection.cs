@@ -20,7 +20,7 @@ public static class RepetitionSection
             N(x.Repeat),
             x.Order > 0 ? N(x.Order) : "—",
             (x.Kind switch { "at_least" => "≥ ", "at_most" => "≤ ", _ => "" }) + N(x.Rps) + (x.StepsRps > 0 && x.StepsRps != x.Rps ? $" (steps {N(x.StepsRps)})" : ""),
-            $"{(x.HeldRps is { } h ? N(h) : "—")} / {(x.FailedRps is { } f ? N(f) : "—")}",
+            Bracket(x),
             string.Concat(x.EarlierConfirmations.Select(t => $"✗ {D(t.P99Ms)} at {N(t.Rps)} → ")) +
                 (x.ConfirmedP99Ms is { } p ? $"{(x.Confirmed ? "✓" : "✗")} {D(p)} ({string.Join(" / ", x.WindowP99Ms.Select(D))})" : "—"),
             x.StallSeconds > 0 ? $"{N(x.StallSeconds)} ({N(x.LongestStallSeconds)})" : "0",
@@ -32,7 +32,7 @@ public static class RepetitionSection
 
     public const string Method =
         "Each repetition of each cell, in the order its round ran (a seeded shuffle). \"capacity\": the rate a confirmation held (\"steps\": where p99 crossed the SLO on the steps, " +
-        "when a confirmation failed there; \"≥\": every step held; \"≤\": no confirmation held, the capacity is below the lowest rate confirmed); \"held / not\": the highest step that held, the lowest rate that did not; " +
+        "when a confirmation failed there; \"≥\": every step held; \"≤\": no confirmation held, the capacity is below the lowest rate confirmed); \"held / not\": the rate a confirmation held, the lowest rate above it that did not (a step's or a confirmation's); " +
         "the confirmations: each that failed (p99 at its rate) →, then the one that decided, its p99 over the whole hold and per window (✓ held, ✗ did not); " +
         "stalls: its seconds with p99 over the SLO; CPU per answer over the repetition's holds, the generator's apart; what the reset before it waited for; holds run again.";
 
@@ -51,6 +51,20 @@ public static class RepetitionSection
                         .Select(c => $"{c.GetProperty("scenario").GetString()} on {c.GetProperty("storage").GetString()}")));
         }
         return (File.Exists(profile) ? File.ReadAllText(profile) : null, rounds);
+    }
+
+    /// <summary>
+    /// "held / not": the rate a confirmation held (— when none did) and the lowest rate above it that
+    /// did not hold, a step's or a confirmation's; read from the figure, so a file whose bracket was
+    /// the steps' alone shows the same.
+    /// </summary>
+    public static string Bracket(RepeatRecord x)
+    {
+        if (x.Kind == "errors") return "— / —";
+        var held = x.Confirmed ? x.Rps : (long?)null;
+        var failed = new[] { x.FailedRps }.Concat(x.EarlierConfirmations.Select(t => (long?)t.Rps)).Append(x.Confirmed ? null : x.Rps)
+            .Where(r => r is { } v && v > (held ?? 0)).Min();
+        return $"{(held is { } h ? N(h) : "—")} / {(failed is { } f ? N(f) : "—")}";
     }
 
     private static string N(long value) => value.ToString(CultureInfo.InvariantCulture);
