@@ -17,6 +17,17 @@ public sealed class PurgeQueueCommand : Command
 {
     public const int NotEmptyAfterwards = 1;
 
+    /// <summary>
+    /// A purge of millions of messages takes longer than the service's per-request deadlines (1–2 s):
+    /// a JetStream stream on disk answered a purge of a bench's queue after more than 2 s. The tool
+    /// waits up to a minute instead.
+    /// </summary>
+    public static readonly IReadOnlyDictionary<string, string?> Deadlines = new Dictionary<string, string?>
+    {
+        ["Postgres:CommandTimeoutSeconds"] = "60", ["Redis:TimeoutMs"] = "60000", ["Tarantool:RequestTimeoutMs"] = "60000",
+        ["Beanstalkd:TimeoutMs"] = "60000", ["RabbitMq:TimeoutMs"] = "60000", ["Nats:TimeoutMs"] = "60000",
+    };
+
     private readonly Option<string> _queue = CommandLineOptions.Name("--queue", "The queue: an architecture with a queue, or an alias such as redis_aof", "name");
 
     public PurgeQueueCommand() : base("purge-queue", "Empties a queue with its store's own purge through the service's own store; prints the depth before and after as JSON")
@@ -30,7 +41,7 @@ public sealed class PurgeQueueCommand : Command
 
     private static async Task<int> RunAsync(PurgeQueueOptions options)
     {
-        using var host = await StorageHost.StartAsync();
+        using var host = await StorageHost.StartAsync(Deadlines);
         if (await QueueToolStore.FindAsync(host, "purge-queue", options.Queue) is not { } found) return ServiceCli.UsageError;
         var (queue, store) = found;
 

@@ -36,7 +36,7 @@ public sealed class CapacityReportTests
         Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 [1000–1100] |", md);
         // Only errors in every repetition: 0, no interval.
         Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · 0 |", md);
-        Assert.Contains("\"capacity\" is the rate where p99 crosses the SLO", md);
+        Assert.Contains("\"capacity\" is the rate a repetition held at the SLO for a whole confirmation", md);
         Assert.Contains("held for 15 s", md);
 
         using var summary = JsonDocument.Parse(dir.Read("summary.json"));

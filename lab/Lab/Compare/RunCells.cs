@@ -27,6 +27,8 @@ public static class RunCells
                 ? new Figure(confirmedCpu, Spread.Of(cc.Confirmations.Select(x => x.CpuUsPerRequest).OfType<double>().Append(confirmedCpu).ToList()) ?? Spread.Of(confirmedCpu))
                 : servers.Count == 0 ? null : Figure.Single(servers.Sum(r.CpuUsPerRequest)),
             ErrorRate = r.ErrorRate,
+            Repetitions = r.Capacity?.Confirmations.Count ?? 0,
+            HeldRepetitions = r.Capacity?.Confirmations.Count(x => x.Confirmed) ?? 0,
         };
     }).ToList();
 }

@@ -97,10 +97,11 @@ public static class ReportText
     /// <summary>What "capacity" and its interval mean; empty when no run had repetitions.</summary>
     public static string CapacityMethod(IReadOnlyList<RunAnalysis> runs) =>
         runs.FirstOrDefault(r => r.Capacity is not null)?.Capacity is not { } c ? "" :
-        " \"capacity\" is the rate where p99 crosses the SLO, read off constant-rate steps (each after an unrecorded second at its rate) and interpolated between the highest step that held " +
-        "(p99 ≤ SLO, < 0.1 % errors) and the lowest that did not; each repetition starts from the same reset state and the same probe, never from another repetition's result, " +
-        $"and is then held for {Svg.N(c.ConfirmSeconds)} s as a confirmation (its p99 per window and its seconds over the SLO, the stalls, are in summary.json; a failed confirmation is a flag, never a 0). " +
-        "The cell's figure is the median of its repetitions with its interval in brackets (several: order statistics, min–max for five or fewer, with its coverage in summary.json; one: the step bracket); " +
+        " \"capacity\" is the rate a repetition held at the SLO for a whole confirmation: constant-rate steps (each after an unrecorded second at its rate) find where p99 crosses the SLO, " +
+        "interpolated between the highest step that held (p99 ≤ SLO, < 0.1 % errors) and the lowest that did not; each repetition starts from the same reset state and the same probe, never from another repetition's result; " +
+        $"that rate is then held for {Svg.N(c.ConfirmSeconds)} s as a confirmation, and after one that fails another lower (÷ confirm_backoff, at most max_confirmations; its p99 per window and its seconds over the SLO, the stalls, are in summary.json). " +
+        "A repetition none of whose confirmations held reads \"≤\" the lowest rate confirmed, never a 0 unless every step answered errors; a cell most of whose repetitions held none does not qualify in the verdict. " +
+        "The cell's figure is the median of its repetitions with its interval in brackets (several: order statistics, min–max for five or fewer, with its coverage in summary.json; one: the rate held and the lowest above it that did not); " +
         "\"unstable\": the repetitions spread more than the profile's unstable_spread of the median, with the causes measured (summary.json: unstable_because). lab compare judges these intervals.";
 
     public static string Method(double sloMs) =>

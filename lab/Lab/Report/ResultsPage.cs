@@ -40,12 +40,13 @@ public static class ResultsPage
         if (env is { } envn && envn.TryGetProperty("note", out var note)) md.AppendLine($"- **Method:** {note.GetString()}");
         md.AppendLine();
         md.AppendLine($"## Capacity at the SLO (p99 ≤ {slo.ToString(CultureInfo.InvariantCulture)} ms, < 0.1 % errors)").AppendLine();
-        md.AppendLine("Requests per second at which p99 crosses the SLO, read off constant-rate steps in each independent repetition (each from the same reset state, " +
-                      "in a shuffled order); the figure is the median of the repetitions, with its interval in brackets (min–max for five or fewer, " +
-                      "with its coverage of the median; one repetition: the bracket between the step that held and the one that did not), then every " +
-                      "repetition's own figure (✓ its longer confirmation held, ✗ it did not: a flag, never a 0; \"≥\": every step held; \"≤\": none did), " +
-                      "the p99 of the median repetition's confirmation, and the stalls its confirmations met (seconds with p99 over the SLO). " +
-                      "**unstable**: the repetitions spread more than the profile's unstable_spread of their median; why is in the report's summary.json. " +
+        md.AppendLine("Requests per second the stack held at the SLO for a whole confirmation (30 s by default), in each independent repetition (each from the same reset " +
+                      "state, in a shuffled order): constant-rate steps find where p99 crosses the SLO, a confirmation holds that rate, and after one that fails another " +
+                      "1.15 × lower, at most three. The figure is the median of the repetitions, with its interval in brackets (min–max for five or fewer, " +
+                      "with its coverage of the median; one repetition: the rate held and the lowest above it that did not), then every " +
+                      "repetition's own figure (✓ a confirmation held at it; ✗ none did, and \"≤\" the lowest rate confirmed is an upper bound, never a 0 unless every step answered errors; " +
+                      "\"≥\": every step held), the p99 of the median repetition's confirmation, and the stalls its confirmations met (seconds with p99 over the SLO). " +
+                      "**unstable**: the repetitions spread more than the profile's unstable_spread of their median, or one could not run; why is in the report's summary.json. " +
                       "\"over the ramp\": no repetitions were run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
         md.AppendLine().AppendLine("## Server CPU per request (µs, every process of the run but the load generator)").AppendLine();

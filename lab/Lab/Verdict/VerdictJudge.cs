@@ -31,7 +31,7 @@ public static class VerdictJudge
                         : $"{scenario}: holds {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms, below {N(target.Rate)}");
             // A capacity most repetitions did not hold through a confirmation is a bound, not a rate the stack holds.
             foreach (var (scenario, cell) in measured.Where(m => m.Cell.Capacity.Value >= target.Rate && !m.Cell.MostlyHeld))
-                failures.Add($"{scenario}: held a confirmation in {cell.HeldRepetitions} of {cell.Repetitions} repetitions (p99 {N(cell.P99Ms.Value)} ms): {N(cell.Capacity.Value)} rps is not a rate it held at p99 ≤ {N(target.SloMs)} ms");
+                failures.Add($"{scenario}: a confirmation held in only {cell.HeldRepetitions} of {cell.Repetitions} repetitions: {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms is not established");
             var limiting = measured.Count == 0 ? default : measured.MinBy(m => m.Cell.Capacity.Value);
             var capacity = limiting.Cell?.Capacity.Value ?? 0;
             var durability = Durability(storage, target.Durability, crash, failures);
