@@ -98,7 +98,7 @@ public sealed class CapacityReportTests
         var run = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
         CapacityFile.Of(
         [
-            new RepeatRecord(1, 1000, 8.5, CpuUsPerRequest: 40) { Order = 2, Kind = "crossing", HeldRps = 950, FailedRps = 1100, Confirmed = true, WindowP99Ms = [8.1, 8.9], StallSeconds = 1, LongestStallSeconds = 1,
+            new RepeatRecord(1, 1000, 8.5, CpuUsPerRequest: 40) { Order = 2, Kind = "crossing", HeldRps = 1000, FailedRps = 1100, Confirmed = true, WindowP99Ms = [8.1, 8.9], StallSeconds = 1, LongestStallSeconds = 1,
                 ProcessCpuUsPerRequest = new Dictionary<string, double> { ["tank"] = 12.5, ["service"] = 30 }, Reset = new ResetRecord(["servers settled"], 1.6, "nothing", true) },
             new RepeatRecord(2, 800, 14.2) { Order = 1, Kind = "at_most", StepsRps = 900, HeldRps = null, FailedRps = 800, Confirmed = false, WindowP99Ms = [30.5, 4.2], Reruns = 1,
                 EarlierConfirmations = [new ConfirmationTry(900, 31)],
@@ -109,7 +109,6 @@ public sealed class CapacityReportTests
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
         Assert.Contains("## Repetitions", md);
-        // The bracket is the rate a confirmation held and the lowest above it that did not (the steps' 950 held only for a step).
         Assert.Contains("| postgres · author-read | 1 | 2 | 1000 | 1000 / 1100 | ✓ 8.5 (8.1 / 8.9) | 1 (1) | 12.5 | 40 | nothing | 0 |", md);
         // No confirmation held: an upper bound, every confirmation shown in order.
         Assert.Contains("| postgres · author-read | 2 | 1 | ≤ 800 (steps 900) | — / 800 | ✗ 31 at 900 → ✗ 14.2 (30.5 / 4.2) | 0 | — | — | the machine to go idle (still 0.5 cores busy after 10 s) (not idle) | 1 |", md);

@@ -48,22 +48,21 @@ public static class BenchRun
         ToolLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
         var progress = new BenchProgress(cells.Count, PlannedSecondsPerCell(profile));
         var runner = new CellRunner(context, steps);
-        MeasureInterleaved(context, runner, matrix.Cells, target, progress);
+        var failedCells = MeasureInterleaved(context, runner, matrix.Cells, target, progress);
         if (matrix.ClusterStores.Count > 0) new ClusterPhase(context, steps, runner, progress).Run(matrix);
         var crossCheck = new WrkCrossCheck(context, steps);
         foreach (var check in matrix.CrossChecks) crossCheck.Run(check, target);
         BenchReport.Write(context, stamp);
-        var failed = matrix.Cells.Count == 0 ? 0 : Directory.EnumerateFiles(Path.Combine(runDir, "runs"), "capacity.json", SearchOption.AllDirectories)
-            .Count(f => Report.CapacityFile.TryRead(Path.GetDirectoryName(f)!) is { FailedRepetitions.Count: > 0 });
-        if (failed > 0) throw new InvalidOperationException($"{failed} cell(s) had repetitions that could not run: the report in {runDir} names them");
+        if (failedCells > 0) throw new InvalidOperationException($"{failedCells} cell(s) had repetitions that could not run: the report in {runDir} names them");
     }
 
     /// <summary>
     /// Every cell prepared in catalogue order, then repetition k of every cell in the round's
     /// shuffled order (<see cref="RoundOrder"/>), then k+1; the orders are logged and kept in
-    /// order.json. Each cell's capacity.json is written once its last repetition is done.
+    /// order.json. Each cell's capacity.json is written once its last repetition is done. Returns
+    /// the number of cells with a repetition that could not run.
     /// </summary>
-    private static void MeasureInterleaved(BenchContext context, CellRunner runner, IReadOnlyList<BenchCell> cells, BenchTarget target, BenchProgress progress)
+    private static int MeasureInterleaved(BenchContext context, CellRunner runner, IReadOnlyList<BenchCell> cells, BenchTarget target, BenchProgress progress)
     {
         var prepared = new List<PreparedCell>();
         try
@@ -97,6 +96,7 @@ public static class BenchRun
             File.WriteAllText(Path.Combine(context.RunDir, "order.json"),
                 System.Text.Json.JsonSerializer.Serialize(new { shuffle_seed = context.Profile.ShuffleSeed, rounds }, new System.Text.Json.JsonSerializerOptions { WriteIndented = true }) + "\n");
             foreach (var cell in prepared) runner.Finish(cell);
+            return prepared.Count(c => c.Failures.Count > 0);
         }
         finally
         {

@@ -20,7 +20,7 @@ public static class RepetitionSection
             N(x.Repeat),
             x.Order > 0 ? N(x.Order) : "—",
             (x.Kind switch { "at_least" => "≥ ", "at_most" => "≤ ", _ => "" }) + N(x.Rps) + (x.StepsRps > 0 && x.StepsRps != x.Rps ? $" (steps {N(x.StepsRps)})" : ""),
-            Bracket(x),
+            $"{(x.HeldRps is { } h ? N(h) : "—")} / {(x.FailedRps is { } f ? N(f) : "—")}",
             string.Concat(x.EarlierConfirmations.Select(t => $"✗ {D(t.P99Ms)} at {N(t.Rps)} → ")) +
                 (x.ConfirmedP99Ms is { } p ? $"{(x.Confirmed ? "✓" : "✗")} {D(p)} ({string.Join(" / ", x.WindowP99Ms.Select(D))})" : "—"),
             x.StallSeconds > 0 ? $"{N(x.StallSeconds)} ({N(x.LongestStallSeconds)})" : "0",
@@ -51,20 +51,6 @@ public static class RepetitionSection
                         .Select(c => $"{c.GetProperty("scenario").GetString()} on {c.GetProperty("storage").GetString()}")));
         }
         return (File.Exists(profile) ? File.ReadAllText(profile) : null, rounds);
-    }
-
-    /// <summary>
-    /// "held / not": the rate a confirmation held (— when none did) and the lowest rate above it that
-    /// did not hold, a step's or a confirmation's; read from the figure, so a file whose bracket was
-    /// the steps' alone shows the same.
-    /// </summary>
-    public static string Bracket(RepeatRecord x)
-    {
-        if (x.Kind == "errors") return "— / —";
-        var held = x.Confirmed ? x.Rps : (long?)null;
-        var failed = new[] { x.FailedRps }.Concat(x.EarlierConfirmations.Select(t => (long?)t.Rps)).Append(x.Confirmed ? null : x.Rps)
-            .Where(r => r is { } v && v > (held ?? 0)).Min();
-        return $"{(held is { } h ? N(h) : "—")} / {(failed is { } f ? N(f) : "—")}";
     }
 
     private static string N(long value) => value.ToString(CultureInfo.InvariantCulture);
