@@ -45,7 +45,21 @@ public sealed class BenchCommandTests
         Assert.Equal(5, Options("--repeat", "5").Repeat);
     }
 
+    [Fact]
+    public void PinAndThrottleComeThroughTyped()
+    {
+        Assert.False(Options().Pin);
+        Assert.Empty(Options().Throttles);
+        var o = Options("--pin", "--throttle", "tarantool=0.25,postgres=1.5");
+        Assert.True(o.Pin);
+        Assert.Equal(new Dictionary<string, double> { ["tarantool"] = 0.25, ["postgres"] = 1.5 }, o.Throttles);
+    }
+
     [Theory]
+    [InlineData("--throttle", "tarantool", "--throttle: 'tarantool' is not server=cores")]
+    [InlineData("--throttle", "tarantool=0", "--throttle: 'tarantool=0': the cores must be a number above zero")]
+    [InlineData("--throttle", "=0.5", "--throttle: '=0.5' is not server=cores")]
+    [InlineData("--throttle", "redis-aof=1,redis-aof=2", "--throttle: redis-aof is named twice")]
     [InlineData("--cluster", "1", "--cluster: '1' must be at least 2")]
     [InlineData("--storage", "postgres,,redis-aof", "--storage: 'postgres,,redis-aof' is not a comma-separated list of names")]
     [InlineData("--slo-ms", "0", "--slo-ms: '0' must be above zero")]

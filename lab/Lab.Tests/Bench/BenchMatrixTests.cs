@@ -188,5 +188,7 @@ public sealed class BenchMatrixTests
 
         Assert.Equal("script/bench --scenario author-read,queue-write --repeat 3 --crosscheck", BenchReport.Command(options));
         Assert.Equal("script/bench --quick", BenchReport.Command(new BenchOptions { Quick = true, ServiceDll = "s.dll", Root = "." }));
+        var isolated = new BenchOptions { Pin = true, Throttles = new Dictionary<string, double> { ["tarantool"] = 0.25 }, ServiceDll = "s.dll", Root = "." };
+        Assert.Equal("script/bench --pin --throttle tarantool=0.25", BenchReport.Command(isolated));
     }
 }

@@ -91,6 +91,9 @@ public sealed class BenchProfileTests
         Assert.Contains("node 0 of a 3-node sharded cluster", note);
         Assert.EndsWith("not a basis for conclusions", note);
         Assert.Contains("independent repetitions, interleaved", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+        var isolated = BenchReport.Note(Load(false), new BenchOptions { Pin = true, Throttles = new Dictionary<string, double> { ["tarantool"] = 0.25 }, ServiceDll = "s.dll", Root = "/r" });
+        Assert.Contains("--pin: the generator on the first core", isolated);
+        Assert.Contains("tarantool held to 0.25 cores", isolated);
     }
 
     [Fact]

@@ -37,6 +37,52 @@ public sealed class CapacityCurveTests
     }
 
     [Fact]
+    public void AStepThatFailsOnceByAStallIsMeasuredAgainAndHoldsWhenTheRetryDoes()
+    {
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
+        var linear = Linear(8_000, calls);
+        var stalled = false;
+        // The first step meets one stall (42 ms) although its rate is under the knee; the retry does not.
+        Hold OneStall(long rate, int seconds, bool confirmation)
+        {
+            var hold = linear(rate, seconds, confirmation);
+            if (stalled) return hold;
+            stalled = true;
+            return hold with { P99Ms = 42 };
+        }
+        var result = CapacityCurve.Run(Plan with { StepRetries = 1 }, 10_000, OneStall);
+        // 6 000 twice (failed, then held), then up as if nothing happened: the same steps as without the stall.
+        Assert.Equal([6_000L, 6_000], calls.Take(2).Select(c => c.Rate));
+        Assert.Equal([6_000L, 7_800, 10_140, 8_893], result.Steps.Select(s => s.Rate));
+        Assert.InRange(result.Rps, 7_800, 8_000);
+        // Without retries the same stall sends the search down: the figure falls under the first step.
+        stalled = false;
+        calls.Clear();
+        Assert.True(CapacityCurve.Run(Plan, 10_000, OneStall).Rps < 6_000);
+    }
+
+    [Fact]
+    public void AStepThatFailsTwiceFailsAndTheBetterOfTheTwoIsTheCurvesPoint()
+    {
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
+        var result = CapacityCurve.Run(Plan with { StepRetries = 1 }, 10_000, Linear(8_000, calls));
+        // Over the knee, 10 140 and 8 893 fail twice each: each measured twice; the bracket and the crossing are as without retries.
+        Assert.Equal(2, calls.Count(c => c.Rate == 10_140 && !c.Confirmation));
+        Assert.Equal(2, calls.Count(c => c.Rate == 8_893 && !c.Confirmation));
+        Assert.Equal(1, calls.Count(c => c.Rate == 6_000));
+        Assert.Equal([6_000L, 7_800, 10_140, 8_893], result.Steps.Select(s => s.Rate));
+        Assert.InRange(result.Rps, 7_800, 8_000);
+    }
+
+    [Fact]
+    public void AStepThatFailedByErrorsIsNotMeasuredAgain()
+    {
+        var calls = new List<(long Rate, int Seconds, bool Confirmation)>();
+        CapacityCurve.Run(Plan with { StepRetries = 1 }, 10_000, Linear(8_000, calls, errorRate: 0.5));
+        Assert.Equal(calls.Count, calls.Select(c => (c.Rate, c.Confirmation)).Distinct().Count());
+    }
+
+    [Fact]
     public void EveryRepetitionStartsFromTheProbeAlone()
     {
         // Two runs with the same probe try the same first rate, whatever the first one found.

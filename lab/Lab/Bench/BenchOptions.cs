@@ -27,6 +27,10 @@ public sealed record BenchOptions
     /// <summary>The key distribution of every keyed scenario; null: uniform (a workload: its own default).</summary>
     public string? Distribution { get; init; }
     public double ZipfTheta { get; init; } = 0.99;
+    /// <summary>The generator on the first core, the service and its servers on the others (cgroup v1 cpusets).</summary>
+    public bool Pin { get; init; }
+    /// <summary>Servers (script/services names) held to a CPU quota in cores for the whole run: a regression on purpose.</summary>
+    public IReadOnlyDictionary<string, double> Throttles { get; init; } = new Dictionary<string, double>();
     public required string ServiceDll { get; init; }
     public required string Root { get; init; }
     public int Port { get; init; } = 18080;

@@ -36,6 +36,7 @@ public sealed record BenchProfile
     public int MaxSteps { get; init; }
     public int StepSeconds { get; init; }
     public int StepWarmupSeconds { get; init; }
+    public int StepRetries { get; init; }
     public int ConfirmSeconds { get; init; }
     public int MaxConfirmations { get; init; } = 1;
     public double ConfirmBackoff { get; init; } = 1.15;
@@ -71,15 +72,16 @@ public sealed record BenchProfile
     public static long QueueReadsNeeded(long rate, int seconds) => rate * seconds * 12 / 10 + 1000;
 
     /// <summary>How a repetition's steps and confirmation run and are judged.</summary>
-    public CurvePlan Curve(double sloMs) => new(sloMs, StepStart, StepFactor, MaxSteps, StepSeconds, ConfirmSeconds, MaxErrorRate, MaxConfirmations, ConfirmBackoff);
+    public CurvePlan Curve(double sloMs) => new(sloMs, StepStart, StepFactor, MaxSteps, StepSeconds, ConfirmSeconds, MaxErrorRate, MaxConfirmations, ConfirmBackoff, StepRetries);
 
     /// <summary>
     /// The seconds one repetition of one cell plans for: its steps (each with its warm-up, all but
-    /// the bisecting one), the first confirmation and half of the further ones (about half the
-    /// first confirmations fail on two cores), the reset.
+    /// the bisecting one), a retry of one step (the one above the crossing fails by latency), the
+    /// first confirmation and half of the further ones (about half the first confirmations fail on
+    /// two cores), the reset.
     /// </summary>
     [YamlDotNet.Serialization.YamlIgnore]
-    public double SecondsPerRepetition => (MaxSteps - 1) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + StepWarmupSeconds) + (Settle ? 4 : 1);
+    public double SecondsPerRepetition => (MaxSteps - 1 + Math.Min(StepRetries, 1)) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + StepWarmupSeconds) + (Settle ? 4 : 1);
 
     /// <summary>Checks what a file can get wrong that its types do not: ranges and schedules. Returns the problems found.</summary>
     public IEnumerable<string> Problems()
@@ -90,6 +92,7 @@ public sealed record BenchProfile
         if (MaxSteps < 2) yield return "max_steps must be at least 2 (one that holds, one that does not)";
         if (StepSeconds < 1 || ConfirmSeconds < 1 || RampSeconds < 1) yield return "step_seconds, confirm_seconds and ramp_seconds must be at least 1";
         if (MaxConfirmations < 1) yield return "max_confirmations must be at least 1";
+        if (StepRetries < 0) yield return "step_retries cannot be negative";
         if (ConfirmBackoff <= 1) yield return "confirm_backoff must be above 1";
         if (WindowSeconds < 1 || WindowSeconds > ConfirmSeconds) yield return "window_seconds must lie between 1 and confirm_seconds";
         if (MaxErrorRate is < 0 or >= 1) yield return "max_error_rate must lie in [0, 1)";

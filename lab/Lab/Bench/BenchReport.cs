@@ -43,6 +43,8 @@ public static class BenchReport
         if (o.Distribution is { } distribution) parts.Add($"--distribution {distribution}");
         if (o.CrossCheck) parts.Add("--crosscheck");
         if (o.ClusterNodes >= 2) parts.Add($"--cluster {o.ClusterNodes}");
+        if (o.Pin) parts.Add("--pin");
+        if (o.Throttles.Count > 0) parts.Add("--throttle " + string.Join(',', o.Throttles.Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.Key}={t.Value}"))));
         return string.Join(' ', parts);
     }
 
@@ -53,11 +55,14 @@ public static class BenchReport
             + string.Create(CultureInfo.InvariantCulture,
             $"; each run: closed-model probe ({p.ProbeInstances} instances) for capacity C, warm-up line(1, C, {p.WarmupSeconds}s) unrecorded, measured line(1, {p.RampFactor}·C, {p.RampSeconds}s)")
             + string.Create(CultureInfo.InvariantCulture,
-            $"; then {(p.Repeats == 1 ? "one repetition" : $"{p.Repeats} independent repetitions, interleaved (repetition k of every cell, then k+1, each round shuffled with seed {p.ShuffleSeed})")}, each from a reset state (queues emptied, servers settled{(p.Settle ? "" : " only with settle")}, the machine idle): constant-rate steps of {p.StepSeconds} s from {p.StepStart}·C by ×{p.StepFactor} (at most {p.MaxSteps}, each after {p.StepWarmupSeconds} s unrecorded), the capacity where p99 crosses the SLO interpolated between the step that held and the one that did not, then a {p.ConfirmSeconds}-s confirmation at it (p99 per {p.WindowSeconds}-s window); holds disturbed by other processes (> {p.ForeignCores} cores) or with the generator behind run again (at most {p.MaxReruns}); unstable when the repetitions spread over {p.UnstableSpread:P0} of their median; profile {p.Name} (profile.yaml)")
+            $"; then {(p.Repeats == 1 ? "one repetition" : $"{p.Repeats} independent repetitions, interleaved (repetition k of every cell, then k+1, each round shuffled with seed {p.ShuffleSeed})")}, each from a reset state (queues emptied, servers settled{(p.Settle ? "" : " only with settle")}, the machine idle): constant-rate steps of {p.StepSeconds} s from {p.StepStart}·C by ×{p.StepFactor} (at most {p.MaxSteps}, each after {p.StepWarmupSeconds} s unrecorded{(p.StepRetries > 0 ? $", one that failed by latency measured again up to {p.StepRetries} time(s)" : "")}), the capacity where p99 crosses the SLO interpolated between the step that held and the one that did not, then a {p.ConfirmSeconds}-s confirmation at it (p99 per {p.WindowSeconds}-s window); holds disturbed by other processes (> {p.ForeignCores} cores) or with the generator behind run again (at most {p.MaxReruns}); unstable when the repetitions spread over {p.UnstableSpread:P0} of their median; profile {p.Name} (profile.yaml)")
             + string.Create(CultureInfo.InvariantCulture, $"; queue-read repetitions start from a queue emptied and filled to {p.QueueReadDepth} messages, topped up before each hold")
             + $"; kv-put writes 1 KiB random values over {p.KvKeys} keys, kv-get reads them after every key was written once";
         if (o.ClusterNodes >= 2)
             note += $"; rows \"<store> ×{o.ClusterNodes}\": the key-value scenarios through node 0 of a {o.ClusterNodes}-node sharded cluster (script/cluster), each node with its own store, on the same 2 cores";
+        if (o.Pin) note += "; --pin: the generator on the first core, the service and its servers on the others (cgroup cpusets), so every figure is of a stack with fewer cores";
+        if (o.Throttles.Count > 0)
+            note += "; --throttle: " + string.Join(", ", o.Throttles.Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.Key} held to {t.Value} cores"))) + " (cgroup cpu quota) for the whole run";
         if (p.Quick) note += ". --quick: short steps on a reduced data set, a smoke test, not a basis for conclusions";
         return note;
     }

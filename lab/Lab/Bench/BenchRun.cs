@@ -20,6 +20,7 @@ public static class BenchRun
         var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
             options.Workload, options.Distribution);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
+        if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var (loaded, profileFiles) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
         var profile = options.Repeat is { } repeat ? loaded with { Repeats = repeat } : loaded;
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
@@ -35,6 +36,8 @@ public static class BenchRun
         context.ServiceTool("seed", "--locations", profile.Locations.ToString(CultureInfo.InvariantCulture), "--items", profile.Items.ToString(CultureInfo.InvariantCulture));
         steps.Settle(vacuum: true);
 
+        // Disposed after the service has stopped: every process back in its group, the groups removed.
+        using var isolation = CpuIsolation.Start(options);
         var baseUrl = $"http://127.0.0.1:{options.Port}";
         ToolLog.Write($"starting the service on {baseUrl}");
         var log = Path.Combine(runDir, "service.log");
@@ -44,6 +47,7 @@ public static class BenchRun
         File.WriteAllText(Path.Combine(runDir, "storages.json"), client.Get("/storages"));
 
         var target = new BenchTarget($"127.0.0.1:{options.Port}", client, CpuTargets.ForService(service.Pid, matrix.CpuServers, options.Root, cancel));
+        isolation.Place(target.Cpu, options.Root, cancel);
         var cells = matrix.AllCells(options.ClusterNodes).ToList();
         ToolLog.Write($"{cells.Count} cells, about {BenchProgress.Format(cells.Count * PlannedSecondsPerCell(profile))}: {string.Join(", ", cells.Select(c => c.Label))}");
         var progress = new BenchProgress(cells.Count, PlannedSecondsPerCell(profile));

@@ -17,10 +17,20 @@ public static class CapacityCurve
 {
     public static CurveResult Run(CurvePlan plan, long capacity, Func<long, int, bool, Hold> measure)
     {
+        // One hold per rate tried, the one that decided it; a step that failed by latency is measured
+        // again (step_retries) and fails only when that fails too, so one stall (a GC pause, a fork, a
+        // checkpoint) inside a 3-s step does not send the search below a rate the stack holds.
+        // Every attempt is still a hold of the repetition's record (the measure function keeps them).
         var steps = new List<Hold>();
         Hold Step(long rate)
         {
             var hold = measure(Math.Max(1, rate), plan.StepSeconds, false);
+            for (var retry = 0; retry < plan.StepRetries && !plan.Held(hold) && hold.ErrorRate < plan.MaxErrorRate; retry++)
+            {
+                var again = measure(Math.Max(1, rate), plan.StepSeconds, false);
+                // Failed twice: the better of the two is the curve's point (a stall inflated the other).
+                hold = plan.Held(again) || again.P99Ms <= hold.P99Ms ? again : hold;
+            }
             steps.Add(hold);
             return hold;
         }

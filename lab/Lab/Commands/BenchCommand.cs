@@ -36,6 +36,9 @@ public sealed class BenchCommand : Command
     private readonly Option<string?> _distribution = CliOption.Create<string?>("--distribution", "How keyed scenarios draw their keys (uniform, zipfian, latest, hotspot); default uniform, a workload's own with --workload",
         ValueParsers.OneOf(Tank.Ammo.Keys.KeyDistributions.Names), "name");
     private readonly Option<double> _zipfTheta = CliOption.Create("--zipf-theta", "The zipfian constant", ValueParsers.PositiveNumber, "t").WithDefault(0.99);
+    private readonly Option<bool> _pin = CliOption.Flag("--pin", "The generator on the first core, the service and its servers on the others (cgroup v1 cpusets; needs root): neither takes the other's core");
+    private readonly Option<Dictionary<string, double>?> _throttle = CliOption.Create<Dictionary<string, double>?>("--throttle",
+        "Hold servers (script/services names) to a CPU quota for the whole run, e.g. tarantool=0.25 (cgroup v1 cpu; needs root): a regression on purpose, for lab compare", Throttles, "server=cores[,…]");
     private readonly Option<string> _serviceDll = CliOption.Create("--service-dll", "The service's Release build (its catalogue, its tools, the service itself)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _root = CliOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
     private readonly Option<long> _port = CliOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
@@ -47,9 +50,23 @@ public sealed class BenchCommand : Command
             ? names
             : throw new InputException($"{option}: '{text}' is not a comma-separated list of names");
 
+    // server=cores pairs, comma-separated, each server once; the cores a positive number.
+    private static readonly ValueParser<Dictionary<string, double>?> Throttles = (option, text) =>
+    {
+        var throttles = new Dictionary<string, double>();
+        foreach (var pair in text.Split(',', StringSplitOptions.TrimEntries))
+        {
+            if (pair.Split('=', 2) is not [{ Length: > 0 } server, var value]) throw new InputException($"{option}: '{pair}' is not server=cores");
+            if (!double.TryParse(value, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var cores) || cores <= 0 || !double.IsFinite(cores))
+                throw new InputException($"{option}: '{pair}': the cores must be a number above zero");
+            if (!throttles.TryAdd(server, cores)) throw new InputException($"{option}: {server} is named twice");
+        }
+        return throttles;
+    };
+
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
-        foreach (var option in new Option[] { _quick, _profile, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _serviceDll, _root, _port, _clusterPort })
+        foreach (var option in new Option[] { _quick, _profile, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _pin, _throttle, _serviceDll, _root, _port, _clusterPort })
             Add(option);
         SetAction(Run);
     }
@@ -70,6 +87,8 @@ public sealed class BenchCommand : Command
         Workload = parse.GetValue(_workload),
         Distribution = parse.GetValue(_distribution),
         ZipfTheta = parse.GetRequiredValue(_zipfTheta),
+        Pin = parse.GetValue(_pin),
+        Throttles = parse.GetValue(_throttle) ?? [],
         ServiceDll = Path.GetFullPath(parse.GetRequiredValue(_serviceDll)),
         Root = Path.GetFullPath(parse.GetRequiredValue(_root)),
         Port = (int)parse.GetRequiredValue(_port),
