@@ -92,6 +92,29 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
+    public void TheServicesOwnGcPausesInAConfirmationAreNamedAsACauseAndKeptPerHold()
+    {
+        var repeats = new[] { new RepeatRecord(1, 1000, 5) { Confirmed = true }, new RepeatRecord(2, 1500, 5) { Confirmed = true } };
+        HoldRecord Confirmation(double? gcMs) => new(1000, 30, 5, 0, 30_000, true, true) { ServiceGcPauseMs = gcMs };
+        Assert.Contains("the service's garbage collector paused it up to 212 ms in a confirmation", CapacityFile.Of(repeats, [Confirmation(3), Confirmation(212)], 30).UnstableBecause);
+        // Short pauses, a step's long one, or none read: not a cause.
+        Assert.DoesNotContain(CapacityFile.Of(repeats, [Confirmation(9.9), Confirmation(null), new HoldRecord(1000, 3, 5, 0, 3000, true, false) { ServiceGcPauseMs = 300 }], 30).UnstableBecause,
+            c => c.Contains("garbage collector", StringComparison.Ordinal));
+
+        using var dir = new RunDirectory();
+        var path = dir.Run("postgres", "author-read", 10, _ => 100, _ => 1, Schedule);
+        CapacityFile.Of(repeats, [Confirmation(212)], 30).Write(path);
+        Assert.Equal(212, CapacityFile.TryRead(path)!.Holds.Single().ServiceGcPauseMs);
+    }
+
+    [Fact]
+    public void TheGcPauseTotalIsReadFromAPrometheusScrape()
+    {
+        Assert.Equal(0.27503, Lab.Bench.ServiceClient.GcPauseSeconds("# TYPE system_runtime_dotnet_gc_pause_time gauge\nsystem_runtime_dotnet_gc_pause_time 0.27503\nother 1\n"));
+        Assert.Null(Lab.Bench.ServiceClient.GcPauseSeconds("system_runtime_dotnet_gc_collections{gc_heap_generation=\"gen0\"} 4\n"));
+    }
+
+    [Fact]
     public void TheReportShowsEveryRepetitionAndTheMethodAsRun()
     {
         using var dir = new RunDirectory();

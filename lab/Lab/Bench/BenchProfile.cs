@@ -37,6 +37,7 @@ public sealed record BenchProfile
     public int StepSeconds { get; init; }
     public int StepWarmupSeconds { get; init; }
     public int StepRetries { get; init; }
+    public int ConfirmWarmupSeconds { get; init; }
     public int ConfirmSeconds { get; init; }
     public int MaxConfirmations { get; init; } = 1;
     public double ConfirmBackoff { get; init; } = 1.15;
@@ -68,6 +69,9 @@ public sealed record BenchProfile
     /// </summary>
     public long QueueReadsNeeded(long capacity) => (capacity * WarmupSeconds + RampTop(capacity) * RampSeconds) * 6 / 10 + 1000;
 
+    /// <summary>The unrecorded seconds at a hold's rate before it is measured.</summary>
+    public int HoldWarmupSeconds(bool confirmation) => confirmation ? ConfirmWarmupSeconds : StepWarmupSeconds;
+
     /// <summary>Messages a constant hold takes, plus 20 %.</summary>
     public static long QueueReadsNeeded(long rate, int seconds) => rate * seconds * 12 / 10 + 1000;
 
@@ -81,7 +85,7 @@ public sealed record BenchProfile
     /// two cores), the reset.
     /// </summary>
     [YamlDotNet.Serialization.YamlIgnore]
-    public double SecondsPerRepetition => (MaxSteps - 1 + Math.Min(StepRetries, 1)) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + StepWarmupSeconds) + (Settle ? 4 : 1);
+    public double SecondsPerRepetition => (MaxSteps - 1 + Math.Min(StepRetries, 1)) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + ConfirmWarmupSeconds) + (Settle ? 4 : 1);
 
     /// <summary>Checks what a file can get wrong that its types do not: ranges and schedules. Returns the problems found.</summary>
     public IEnumerable<string> Problems()
@@ -92,7 +96,7 @@ public sealed record BenchProfile
         if (MaxSteps < 2) yield return "max_steps must be at least 2 (one that holds, one that does not)";
         if (StepSeconds < 1 || ConfirmSeconds < 1 || RampSeconds < 1) yield return "step_seconds, confirm_seconds and ramp_seconds must be at least 1";
         if (MaxConfirmations < 1) yield return "max_confirmations must be at least 1";
-        if (StepRetries < 0) yield return "step_retries cannot be negative";
+        if (StepRetries < 0 || StepWarmupSeconds < 0 || ConfirmWarmupSeconds < 0) yield return "step_retries, step_warmup_seconds and confirm_warmup_seconds cannot be negative";
         if (ConfirmBackoff <= 1) yield return "confirm_backoff must be above 1";
         if (WindowSeconds < 1 || WindowSeconds > ConfirmSeconds) yield return "window_seconds must lie between 1 and confirm_seconds";
         if (MaxErrorRate is < 0 or >= 1) yield return "max_error_rate must lie in [0, 1)";

@@ -152,18 +152,21 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var profile = context.Profile;
         var sloMs = context.Options.SloMs;
         string? because = null;
+        var warmup = profile.HoldWarmupSeconds(confirmation);
         for (var attempt = 0; ; attempt++)
         {
-            if (cell.Cell.Scenario == Scenario.QueueRead) TopUp(cell.Cell.Storage, cell.Target, BenchProfile.QueueReadsNeeded(rate, seconds + profile.StepWarmupSeconds));
+            if (cell.Cell.Scenario == Scenario.QueueRead) TopUp(cell.Cell.Storage, cell.Target, BenchProfile.QueueReadsNeeded(rate, seconds + warmup));
+            var gcBefore = cell.Target.Client.GcPauseSeconds();
             var window = HostCpu.Open([new Tank.Cpu.CpuTarget("tank", Environment.ProcessId), .. cell.Target.Cpu]);
             var outDir = attempt == 0 ? dir : $"{dir}-rerun-{attempt}";
             var result = Shooter.Fire(new Shot
             {
                 Config = context.LoadYaml, AmmoFile = cell.AmmoFile, Ammo = ammo, Address = cell.Target.Address, OutDir = outDir,
                 Schedule = $"const({rate}, {seconds}s)", Label = $"{label} hold {rate} rps",
-                Warmup = profile.StepWarmupSeconds > 0 ? $"const({rate}, {profile.StepWarmupSeconds}s)" : null, Cpu = cell.Target.Cpu,
+                Warmup = warmup > 0 ? $"const({rate}, {warmup}s)" : null, Cpu = cell.Target.Cpu,
             }, context.Cancel);
             var foreign = window.ForeignCores();
+            var gcPauseMs = cell.Target.Client.GcPauseSeconds() - gcBefore is { } gc ? Math.Round(gc * 1000, 1) : (double?)null;
             var lateP99Ms = result.Lateness.Percentile(99) / 1000.0;
             var actualP99Ms = result.IntervalReal.Percentile(99) / 1000.0;
             var behind = GeneratorBehind(profile, sloMs, lateP99Ms, actualP99Ms);
@@ -183,10 +186,11 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 Reruns = attempt,
                 RerunBecause = because,
                 GeneratorBehind = behind,
+                ServiceGcPauseMs = gcPauseMs,
             };
             var voidBecause = VoidBecause(profile, sloMs, foreign, lateP99Ms, actualP99Ms);
             ToolLog.Write(string.Create(CultureInfo.InvariantCulture,
-                $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request") +
+                $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request, service GC paused {gcPauseMs?.ToString("0.#", CultureInfo.InvariantCulture) ?? "?"} ms") +
                 (voidBecause is null ? "" : $"; void: {voidBecause}" + (attempt < profile.MaxReruns ? ", run again" : ", no reruns left")));
             if (voidBecause is null || attempt >= profile.MaxReruns)
                 return (hold, result.Cpu.ToDictionary(c => c.Name, c => c.Seconds));
@@ -230,6 +234,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             RerunBecause = h.RerunBecause,
             GeneratorBehind = h.GeneratorBehind,
             WindowP99Ms = h.WindowP99Ms,
+            ServiceGcPauseMs = h.ServiceGcPauseMs,
         };
 
     /// <summary>

@@ -43,5 +43,32 @@ public sealed class ServiceClient(string baseUrl) : IDisposable
         }
     }
 
+    /// <summary>
+    /// The service's garbage collector's total pause so far, in seconds (the runtime's
+    /// system_runtime_dotnet_gc_pause_time on /metrics); null when it cannot be read.
+    /// </summary>
+    public double? GcPauseSeconds()
+    {
+        try
+        {
+            return GcPauseSeconds(Get("/metrics"));
+        }
+        catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The GC pause total of a Prometheus text scrape; null when it has none.</summary>
+    public static double? GcPauseSeconds(string scrape)
+    {
+        const string name = "system_runtime_dotnet_gc_pause_time ";
+        foreach (var line in scrape.AsSpan().EnumerateLines())
+            if (line.StartsWith(name, StringComparison.Ordinal)
+                && double.TryParse(line[name.Length..].Trim(), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var seconds))
+                return seconds;
+        return null;
+    }
+
     public void Dispose() => _http.Dispose();
 }

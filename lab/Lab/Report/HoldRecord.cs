@@ -5,7 +5,8 @@ namespace Lab.Report;
 /// intended send (and from the actual send), errors, whether it held the SLO, whether it was the
 /// confirmation, its repetition, the requests sent later than the SLO, the CPU µs per answer of
 /// every process accounted during it (the generator as "tank"), the CPU of processes outside the
-/// run (cores), how often it was run again and why, and a confirmation's p99 per window.
+/// run (cores), how often it was run again and why, a confirmation's p99 per window, and how long
+/// the service's garbage collector paused it.
 /// </summary>
 public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double ErrorRate, long Responses, bool Held, bool Confirmation, int Repeat = 1, long Late = 0)
 {
@@ -16,6 +17,8 @@ public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double 
     public string? RerunBecause { get; init; }
     public bool GeneratorBehind { get; init; }
     public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
+    /// <summary>The service's garbage-collection pauses during the hold, ms; null when not read.</summary>
+    public double? ServiceGcPauseMs { get; init; }
 
     /// <summary>The generator's CPU µs per answer in this hold; null when not accounted.</summary>
     public double? GeneratorUsPerRequest => CpuUsPerRequest.TryGetValue("tank", out var us) ? us : null;

@@ -4,7 +4,7 @@ namespace Lab.Report;
 
 /// <summary>
 /// What a run measured that explains why a cell's repetitions spread: confirmations that failed,
-/// stalls inside them, holds disturbed by other processes or run again, the generator behind, a
+/// stalls inside them, the service's own GC pauses, holds disturbed by other processes or run again, the generator behind, a
 /// repetition that began before the machine was idle, figures that are only bounds. "not found" when
 /// none of these was seen: the spread is then the stack's or the machine's own noise.
 /// </summary>
@@ -20,6 +20,10 @@ public static class InstabilityCauses
             causes.Add($"stalls (seconds with p99 over the SLO) in {stalled.Count} confirmation(s), longest {stalled.Max(r => r.LongestStallSeconds)} s");
         var foreign = holds.Where(h => h.ForeignCores is > 0).Select(h => h.ForeignCores!.Value).DefaultIfEmpty(0).Max();
         if (foreign >= 0.1) causes.Add(string.Create(CultureInfo.InvariantCulture, $"other processes took up to {foreign:0.##} cores during a hold"));
+        // Our own service's stop-the-world pauses, told apart from the stack's: a pause as long as a
+        // 10-ms SLO delays every request behind it past the SLO.
+        var gc = holds.Where(h => h.Confirmation).Select(h => h.ServiceGcPauseMs ?? 0).DefaultIfEmpty(0).Max();
+        if (gc >= 10) causes.Add(string.Create(CultureInfo.InvariantCulture, $"the service's garbage collector paused it up to {gc:0} ms in a confirmation"));
         var reruns = repeats.Sum(r => r.Reruns);
         if (reruns > 0) causes.Add($"{reruns} hold(s) run again");
         if (holds.Any(h => h.GeneratorBehind)) causes.Add("the generator fell behind in a hold");
