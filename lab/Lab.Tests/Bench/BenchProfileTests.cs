@@ -30,6 +30,8 @@ public sealed class BenchProfileTests
         Assert.True(quick.Repeats == 1 && full.Repeats >= 3);
         // The confirmation is long enough for a periodic stall to land in every window.
         Assert.True(full.ConfirmSeconds >= 30 && full.WindowSeconds <= full.ConfirmSeconds / 3);
+        // A step that fails by latency gets a second try; a confirmation warms up longer than a step.
+        Assert.Equal((1, 1, 3), (full.StepRetries, full.HoldWarmupSeconds(confirmation: false), full.HoldWarmupSeconds(confirmation: true)));
         // Keys quick.yaml does not name are default.yaml's.
         Assert.Equal((full.StepFactor, full.UnstableSpread), (quick.StepFactor, quick.UnstableSpread));
     }
@@ -55,6 +57,8 @@ public sealed class BenchProfileTests
     [InlineData("step_factor: 1\n", "step_factor must be above 1")]
     [InlineData("window_seconds: 90\n", "window_seconds must lie between 1 and confirm_seconds")]
     [InlineData("probe_schedule: nonsense(\n", "probe_schedule")]
+    [InlineData("step_retries: -1\n", "step_retries, step_warmup_seconds and confirm_warmup_seconds cannot be negative")]
+    [InlineData("confirm_warmup_seconds: -2\n", "step_retries, step_warmup_seconds and confirm_warmup_seconds cannot be negative")]
     public void AProfileWithAMistakeIsBadInputNamingIt(string yaml, string message)
     {
         var file = Path.GetTempFileName();

@@ -35,4 +35,17 @@ public sealed class HostCpuTests
         var profile = new BenchProfile { ForeignCores = 0.3, GeneratorLateMs = 5 };
         Assert.Equal(because, CellRunner.VoidBecause(profile, 10, foreign, lateP99Ms, actualP99Ms));
     }
+
+    [Fact]
+    public void TheWaitForIdleEndsWhenTheMachineIsUnderTheThresholdAndGivesUpAtItsDeadline()
+    {
+        // Any machine is under 100 cores busy: idle once a second has been sampled.
+        Assert.True(HostCpu.WaitForIdle(100, Environment.TickCount64 + 5_000, CancellationToken.None, out var waited));
+        Assert.DoesNotContain("still", waited ?? "");
+        // None is under 0 cores: the wait ends at its deadline, false, saying how busy it still was.
+        var start = Environment.TickCount64;
+        Assert.False(HostCpu.WaitForIdle(0, start + 1_500, CancellationToken.None, out waited));
+        Assert.StartsWith("the machine to go idle (still ", waited);
+        Assert.True(Environment.TickCount64 - start >= 1_500);
+    }
 }

@@ -46,6 +46,7 @@ public sealed record BenchProfile
     public bool Settle { get; init; }
     public double IdleCores { get; init; }
     public int RestMaxSeconds { get; init; }
+    public int RestAfterFailedSeconds { get; init; }
     public double ForeignCores { get; init; }
     public double GeneratorLateMs { get; init; }
     public int MaxReruns { get; init; }
@@ -82,10 +83,10 @@ public sealed record BenchProfile
     /// The seconds one repetition of one cell plans for: its steps (each with its warm-up, all but
     /// the bisecting one), a retry of one step (the one above the crossing fails by latency), the
     /// first confirmation and half of the further ones (about half the first confirmations fail on
-    /// two cores), the reset.
+    /// two cores), one rest after a failed hold, the reset.
     /// </summary>
     [YamlDotNet.Serialization.YamlIgnore]
-    public double SecondsPerRepetition => (MaxSteps - 1 + Math.Min(StepRetries, 1)) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + ConfirmWarmupSeconds) + (Settle ? 4 : 1);
+    public double SecondsPerRepetition => (MaxSteps - 1 + Math.Min(StepRetries, 1)) * (StepSeconds + StepWarmupSeconds) + (1 + (MaxConfirmations - 1) / 2.0) * (ConfirmSeconds + ConfirmWarmupSeconds) + RestAfterFailedSeconds + (Settle ? 4 : 1);
 
     /// <summary>Checks what a file can get wrong that its types do not: ranges and schedules. Returns the problems found.</summary>
     public IEnumerable<string> Problems()
@@ -101,7 +102,7 @@ public sealed record BenchProfile
         if (WindowSeconds < 1 || WindowSeconds > ConfirmSeconds) yield return "window_seconds must lie between 1 and confirm_seconds";
         if (MaxErrorRate is < 0 or >= 1) yield return "max_error_rate must lie in [0, 1)";
         if (UnstableSpread <= 0) yield return "unstable_spread must be above 0";
-        if (MaxReruns < 0 || RestMaxSeconds < 0 || IdleCores < 0 || ForeignCores < 0 || GeneratorLateMs < 0) yield return "max_reruns, rest_max_seconds, idle_cores, foreign_cores and generator_late_ms cannot be negative";
+        if (MaxReruns < 0 || RestMaxSeconds < 0 || RestAfterFailedSeconds < 0 || IdleCores < 0 || ForeignCores < 0 || GeneratorLateMs < 0) yield return "max_reruns, rest_max_seconds, rest_after_failed_seconds, idle_cores, foreign_cores and generator_late_ms cannot be negative";
         if (ProbeInstances < 1 || Locations < 1 || Items < 1 || KvKeys < 1 || AmmoCount < 1 || PrefillCount < 1) yield return "probe_instances, locations, items, kv_keys, ammo_count and prefill_count must be at least 1";
         foreach (var (key, schedule) in new[] { ("probe_schedule", ProbeSchedule), ("prefill_schedule", PrefillSchedule) })
         {

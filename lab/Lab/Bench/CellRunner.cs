@@ -25,6 +25,10 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
 {
     private readonly StateReset _reset = new(context, steps);
 
+    // The last hold failed: its backlog (requests queued in the service, pipelined to a server) may
+    // still be draining, and the next hold must not start inside it.
+    private bool _restBeforeNextHold;
+
     /// <summary>Prepare, every repetition in a row, finish: a cell measured on its own (the cluster's).</summary>
     public void Measure(BenchCell cell, BenchTarget target, string outDir, string label)
     {
@@ -78,6 +82,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var profile = context.Profile;
         var label = profile.Repeats > 1 ? $"{cell.Label} repetition {repeat}/{profile.Repeats}" : cell.Label;
         var reset = _reset.Run(cell.Cell);
+        _restBeforeNextHold = false;
         ToolLog.Write($"{label}: {string.Join(", ", reset.Done.DefaultIfEmpty("nothing to reset"))}; waited {reset.WaitedSeconds:0.#} s for {reset.WaitedFor}");
         var ammo = RunInputs.LoadAmmo(Tank.Config.LoadConfigReader.Read(context.LoadYaml) with { AmmoFile = cell.AmmoFile });
         var plan = profile.Curve(context.Options.SloMs);
@@ -155,6 +160,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
         var warmup = profile.HoldWarmupSeconds(confirmation);
         for (var attempt = 0; ; attempt++)
         {
+            var rested = RestAfterAFailedHold(label);
             if (cell.Cell.Scenario == Scenario.QueueRead) TopUp(cell.Cell.Storage, cell.Target, BenchProfile.QueueReadsNeeded(rate, seconds + warmup));
             var gcBefore = cell.Target.Client.GcPauseSeconds();
             var window = HostCpu.Open([new Tank.Cpu.CpuTarget("tank", Environment.ProcessId), .. cell.Target.Cpu]);
@@ -187,7 +193,9 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 RerunBecause = because,
                 GeneratorBehind = behind,
                 ServiceGcPauseMs = gcPauseMs,
+                RestedSeconds = rested,
             };
+            _restBeforeNextHold = !hold.Held(sloMs, profile.MaxErrorRate);
             var voidBecause = VoidBecause(profile, sloMs, foreign, lateP99Ms, actualP99Ms);
             ToolLog.Write(string.Create(CultureInfo.InvariantCulture,
                 $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request, service GC paused {gcPauseMs?.ToString("0.#", CultureInfo.InvariantCulture) ?? "?"} ms") +
@@ -197,6 +205,20 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             because = voidBecause;
             context.Cancel.WaitHandle.WaitOne(TimeSpan.FromSeconds(1));
         }
+    }
+
+    /// <summary>
+    /// After a hold that failed, rest until the machine is idle (the backlog drained), at most
+    /// rest_after_failed_seconds; returns the seconds rested (0 when the last hold held).
+    /// </summary>
+    private double RestAfterAFailedHold(string label)
+    {
+        if (!_restBeforeNextHold || context.Profile.RestAfterFailedSeconds <= 0) return 0;
+        var start = Environment.TickCount64;
+        var idle = HostCpu.WaitForIdle(context.Profile.IdleCores, start + context.Profile.RestAfterFailedSeconds * 1000L, context.Cancel, out var waited);
+        var seconds = Math.Round((Environment.TickCount64 - start) / 1000.0, 1);
+        if (waited is not null) ToolLog.Write($"{label}: after a failed hold, waited {seconds:0.#} s for {waited}{(idle ? "" : "; went on")}");
+        return seconds;
     }
 
     /// <summary>The generator itself fell behind: its sends were late while the answers, from the actual send, held the SLO.</summary>
@@ -235,6 +257,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             GeneratorBehind = h.GeneratorBehind,
             WindowP99Ms = h.WindowP99Ms,
             ServiceGcPauseMs = h.ServiceGcPauseMs,
+            RestedSeconds = h.RestedSeconds,
         };
 
     /// <summary>

@@ -31,6 +31,8 @@ public sealed record Hold(long Rate, double Seconds, long Planned, long Response
     public string? RerunBecause { get; init; }
     /// <summary>The service's garbage-collection pauses during the hold (with its warm-up second), ms; null when not read.</summary>
     public double? ServiceGcPauseMs { get; init; }
+    /// <summary>Seconds rested before the hold because the one before it failed (its backlog drained).</summary>
+    public double RestedSeconds { get; init; }
     /// <summary>The generator itself fell behind in this run too (no reruns left): its p99 says more about the generator than the server.</summary>
     public bool GeneratorBehind { get; init; }
 }

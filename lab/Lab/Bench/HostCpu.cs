@@ -33,6 +33,45 @@ public static class HostCpu
         return fields[0] + fields[1] + fields[2] + (fields.Length > 7 ? fields[7] : 0);
     }
 
+    /// <summary>
+    /// Waits until the machine's busy CPU over the last second is under <paramref name="idleCores"/>;
+    /// false when <paramref name="deadline"/> (Environment.TickCount64) came first. <paramref name="waited"/>
+    /// says what was waited for when it took more than a moment.
+    /// </summary>
+    public static bool WaitForIdle(double idleCores, long deadline, CancellationToken cancel, out string? waited)
+    {
+        var sample = TimeSpan.FromMilliseconds(250);
+        var start = Environment.TickCount64;
+        var samples = new Queue<(long At, long Busy)>();
+        double cores = 0;
+        while (BusyTicks() is { } busy)
+        {
+            var now = Environment.TickCount64;
+            samples.Enqueue((now, busy));
+            while (samples.Count > 1 && now - samples.Peek().At > 1000) samples.Dequeue();
+            var (firstAt, firstBusy) = samples.Peek();
+            if (now - firstAt >= 900)
+            {
+                cores = (busy - firstBusy) / CpuMeter.TicksPerSecond / ((now - firstAt) / 1000.0);
+                if (cores < idleCores)
+                {
+                    var seconds = (now - start) / 1000.0;
+                    waited = seconds > 1.5 ? string.Create(CultureInfo.InvariantCulture, $"the machine to go idle ({seconds:0.#} s)") : null;
+                    return true;
+                }
+            }
+            if (now >= deadline && now - start >= 1000)
+            {
+                waited = string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (still {cores:0.##} cores busy after {(now - start) / 1000.0:0.#} s)");
+                return false;
+            }
+            cancel.WaitHandle.WaitOne(sample);
+            cancel.ThrowIfCancellationRequested();
+        }
+        waited = null;
+        return true;
+    }
+
     /// <summary>Starts a window over which the CPU outside <paramref name="targets"/> is measured.</summary>
     public static Window Open(IReadOnlyList<CpuTarget> targets) => new(targets);
 

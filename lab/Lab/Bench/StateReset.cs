@@ -49,7 +49,7 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
             var waited = WaitForRedis(redis, deadline);
             if (waited is not null) waitedFor.Add(waited);
         }
-        var idle = WaitForIdle(profile.IdleCores, deadline, out var busy);
+        var idle = HostCpu.WaitForIdle(profile.IdleCores, deadline, context.Cancel, out var busy);
         if (busy is not null) waitedFor.Add(busy);
         var seconds = Math.Round((Environment.TickCount64 - started) / 1000.0, 1);
         return new ResetRecord(done, seconds, waitedFor.Count == 0 ? "nothing" : string.Join("; ", waitedFor), idle);
@@ -81,39 +81,5 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
         return PortTable.Find(context.Options.Root)?.Names.Contains(row) == true
             ? ClusterSettings.ServerPort(context.Options.Root, Environment.GetEnvironmentVariable, $"{row}_PORT", row)
             : null;
-    }
-
-    /// <summary>Waits until the machine's busy CPU over the last second is under <paramref name="idleCores"/>; false when the deadline came first.</summary>
-    private bool WaitForIdle(double idleCores, long deadline, out string? waited)
-    {
-        var start = Environment.TickCount64;
-        var samples = new Queue<(long At, long Busy)>();
-        double cores = 0;
-        while (HostCpu.BusyTicks() is { } busy)
-        {
-            var now = Environment.TickCount64;
-            samples.Enqueue((now, busy));
-            while (samples.Count > 1 && now - samples.Peek().At > 1000) samples.Dequeue();
-            var (firstAt, firstBusy) = samples.Peek();
-            if (now - firstAt >= 900)
-            {
-                cores = (busy - firstBusy) / CpuMeter.TicksPerSecond / ((now - firstAt) / 1000.0);
-                if (cores < idleCores)
-                {
-                    var seconds = (now - start) / 1000.0;
-                    waited = seconds > 1.5 ? string.Create(CultureInfo.InvariantCulture, $"the machine to go idle ({seconds:0.#} s)") : null;
-                    return true;
-                }
-            }
-            if (now >= deadline && now - start >= 1000)
-            {
-                waited = string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (still {cores:0.##} cores busy after {(now - start) / 1000.0:0.#} s)");
-                return false;
-            }
-            context.Cancel.WaitHandle.WaitOne(Sample);
-            context.Cancel.ThrowIfCancellationRequested();
-        }
-        waited = null;
-        return true;
     }
 }

@@ -19,6 +19,8 @@ public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double 
     public IReadOnlyList<double> WindowP99Ms { get; init; } = [];
     /// <summary>The service's garbage-collection pauses during the hold, ms; null when not read.</summary>
     public double? ServiceGcPauseMs { get; init; }
+    /// <summary>Seconds rested before the hold because the one before it failed.</summary>
+    public double RestedSeconds { get; init; }
 
     /// <summary>The generator's CPU µs per answer in this hold; null when not accounted.</summary>
     public double? GeneratorUsPerRequest => CpuUsPerRequest.TryGetValue("tank", out var us) ? us : null;
