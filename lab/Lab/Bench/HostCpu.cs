@@ -43,12 +43,13 @@ public static class HostCpu
         var sample = TimeSpan.FromMilliseconds(250);
         var start = Environment.TickCount64;
         var samples = new Queue<(long At, long Busy)>();
-        double cores = 0;
+        double? cores = null;
         while (BusyTicks() is { } busy)
         {
             var now = Environment.TickCount64;
             samples.Enqueue((now, busy));
-            while (samples.Count > 1 && now - samples.Peek().At > 1000) samples.Dequeue();
+            // The oldest sample goes only while the next one still spans 0.9 s: a window is never cut below it.
+            while (samples.Count > 2 && now - samples.ElementAt(1).At >= 900) samples.Dequeue();
             var (firstAt, firstBusy) = samples.Peek();
             if (now - firstAt >= 900)
             {
@@ -62,7 +63,9 @@ public static class HostCpu
             }
             if (now >= deadline && now - start >= 1000)
             {
-                waited = string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (still {cores:0.##} cores busy after {(now - start) / 1000.0:0.#} s)");
+                waited = cores is { } busyCores
+                    ? string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (still {busyCores:0.##} cores busy after {(now - start) / 1000.0:0.#} s)")
+                    : string.Create(CultureInfo.InvariantCulture, $"the machine to go idle (not measured within {(now - start) / 1000.0:0.#} s)");
                 return false;
             }
             cancel.WaitHandle.WaitOne(sample);
