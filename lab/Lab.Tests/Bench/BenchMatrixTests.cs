@@ -41,6 +41,18 @@ public sealed class BenchMatrixTests
     }
 
     [Fact]
+    public void TheProfilesLeftOutCellsLeaveOnlyTheDefaultRunAndComeBackWhenNamed()
+    {
+        string[] leaveOut = ["postgres-redis-cache author-write", "redis_rdb queue-write"];
+        var left = Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, leaveOut: leaveOut));
+        Assert.Equal(Cells(Build()).Except(["author-write@postgres-redis-cache", "queue-write@redis-rdb"]), left);
+        Assert.Contains("queue-write@redis-rdb", Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, ["queue-write"], 0, false, leaveOut: leaveOut)));
+        Assert.Contains("author-write@postgres-redis-cache", Cells(BenchMatrix.Build(CatalogueFixture.Entries, ["postgres-redis-cache"], null, 0, false, leaveOut: leaveOut)));
+        foreach (var wrong in new[] { "no-such queue-write", "redis-rdb blob-read", "redis-rdb", "redis-rdb queue-write extra" })
+            Assert.Contains("leave_out", Assert.Throws<InputException>(() => BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, leaveOut: [wrong])).Message);
+    }
+
+    [Fact]
     public void TheDefaultRunIsEveryScenarioButTheKeyValueAndMixedOnesInTheirOrder()
     {
         var matrix = Build();

@@ -87,6 +87,15 @@ public sealed class BenchProfileTests
     }
 
     [Fact]
+    public void TheDefaultProfileLeavesOutFourCellsOfTheDefaultRunAndQuickNone()
+    {
+        var all = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false).Cells;
+        var left = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, leaveOut: Load(false).LeftOutCells).Cells;
+        Assert.Equal(all.Count - 4, left.Count);
+        Assert.Empty(Load(true).LeftOutCells);
+    }
+
+    [Fact]
     public void TheNoteSaysHowTheRunWasMade()
     {
         var note = BenchReport.Note(Load(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3, Seed = 7 });
@@ -96,6 +105,9 @@ public sealed class BenchProfileTests
         Assert.Contains("node 0 of a 3-node sharded cluster", note);
         Assert.EndsWith("not a basis for conclusions", note);
         Assert.Contains("independent repetitions, interleaved", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+        Assert.Contains("left out of this default run (profile leave_out; named with --storage or --scenario they run): postgres-redis-cache author-write", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+        Assert.DoesNotContain("left out", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r", Scenarios = ["queue-write"] }));
+        Assert.DoesNotContain("left out", BenchReport.Note(Load(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
         var isolated = BenchReport.Note(Load(false), new BenchOptions { Pin = true, Throttles = new Dictionary<string, double> { ["tarantool"] = 0.25 }, ServiceDll = "s.dll", Root = "/r" });
         Assert.Contains("--pin: the generator on the first core", isolated);
         Assert.Contains("tarantool held to 0.25 cores", isolated);

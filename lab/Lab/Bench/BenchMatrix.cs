@@ -51,8 +51,9 @@ public sealed record BenchMatrix(
         [Scenario.AuthorRead, Scenario.AuthorMixed, Scenario.ItemRead, Scenario.ItemWrite, Scenario.KvPut, Scenario.KvGet];
 
     public static BenchMatrix Build(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
-        string? workload = null, string? distribution = null)
+        string? workload = null, string? distribution = null, IReadOnlyList<string>? leaveOut = null)
     {
+        var leftOut = LeftOut(catalogue, leaveOut ?? []);
         if (workload is not null)
         {
             // The workload sets the mix on each API it knows: authors through author-read's ids, key-value pairs over kv-get's prefilled keys.
@@ -72,6 +73,7 @@ public sealed record BenchMatrix(
         var cells = Enum.GetValues<Scenario>().Where(selected.Contains)
             .SelectMany(s => chosen.Where(a => a.Serve(s.Api()) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen) || RepeatsAnEarlierRead(s, a, chosen))))
                 .Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
+            .Where(c => storages is not null || scenarios is not null || !leftOut.Contains((c.Storage, c.Scenario)))
             .ToList();
         // A cache's benefit depends on skew: author-read asked for by name also runs with zipfian keys on every selected
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
@@ -90,6 +92,25 @@ public sealed record BenchMatrix(
         var measured = cells.Select(c => c.Storage).Concat(clusterStores).Concat(crossChecks.Select(c => c.Storage)).ToHashSet();
         var cpuServers = catalogue.Where(a => measured.Contains(a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
         return new BenchMatrix(cells, clusterStores, clusterScenarios, cpuServers, crossChecks);
+    }
+
+    /// <summary>
+    /// The profile's <c>leave_out</c> ("architecture scenario" per entry): cells the default run
+    /// (neither --storage nor --scenario) leaves out to stay within its hour; naming the
+    /// architecture or the scenario runs them. An entry naming no known cell is bad input.
+    /// </summary>
+    public static HashSet<(string Storage, Scenario Scenario)> LeftOut(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries)
+    {
+        var cells = new HashSet<(string, Scenario)>();
+        foreach (var entry in entries)
+        {
+            var parts = entry.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            var architecture = parts.Length == 2 ? catalogue.FirstOrDefault(a => a.IsCalled(parts[0])) : null;
+            if (architecture is null || !Scenarios.Names.Contains(parts[1]))
+                throw new InputException($"leave_out: '{entry}' is not 'architecture scenario' of a known architecture (known: {string.Join(", ", catalogue.Select(a => a.Name))}) and scenario (known: {string.Join(", ", Scenarios.Names)})");
+            cells.Add((architecture.Name, Scenarios.Parse(parts[1])));
+        }
+        return cells;
     }
 
     /// <summary>

@@ -53,6 +53,12 @@ public sealed record BenchProfile
     public double UnstableSpread { get; init; }
     public int CrossCheckConnections { get; init; }
     public int CrossCheckSeconds { get; init; }
+    /// <summary>Cells ("architecture scenario", comma-separated) a run without --storage and --scenario leaves out.</summary>
+    public string LeaveOut { get; init; } = "";
+
+    /// <summary>The <see cref="LeaveOut"/> entries.</summary>
+    [YamlDotNet.Serialization.YamlIgnore]
+    public IReadOnlyList<string> LeftOutCells => LeaveOut.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
     [YamlDotNet.Serialization.YamlIgnore]
     public bool Quick => Name == "quick";

@@ -17,12 +17,12 @@ public static class BenchRun
     public static void Run(BenchOptions options, CancellationToken cancel)
     {
         var catalogue = StorageCatalogue.FromService(options.ServiceDll, cancel).Entries;
-        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
-            options.Workload, options.Distribution);
-        if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
-        if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var (loaded, profileFiles) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
         var profile = options.Repeat is { } repeat ? loaded with { Repeats = repeat } : loaded;
+        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
+            options.Workload, options.Distribution, profile.LeftOutCells);
+        if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
+        if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
         var runDir = Path.Combine(options.Root, "reports", stamp);
         Directory.CreateDirectory(Path.Combine(runDir, "runs"));
