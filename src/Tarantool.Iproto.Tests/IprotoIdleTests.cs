@@ -87,7 +87,7 @@ public sealed class IprotoIdleTests
 
         Assert.Equal(IprotoUnavailableReason.NotConnected, error.Reason);
         Assert.False(client.IsConnected);
-        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(1), $"took {watch.Elapsed}");
+        Assert.True(watch.Elapsed < TimeSpan.FromSeconds(5), $"took {watch.Elapsed}"); // at once, not after the 30-s timeout
     }
 
     private static CancellationToken Bounded() => new CancellationTokenSource(TimeSpan.FromSeconds(5)).Token;

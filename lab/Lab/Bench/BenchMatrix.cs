@@ -22,7 +22,8 @@ public sealed record BenchMatrix(
     /// <summary>
     /// The default run: fewer cells measured well rather than many measured badly, three independent
     /// repetitions of each within an hour on two cores: author reads and writes and queue writes, a
-    /// write only once per server and durability (<see cref="RepeatsAnEarlierWrite"/>). Asked for by
+    /// write only once per server and durability (<see cref="RepeatsAnEarlierWrite"/>), and without the
+    /// profile's <c>leave_out</c> cells (<see cref="LeftOut"/>). Asked for by
     /// name: item-read and item-write (<c>--scenario item-read,item-write</c>: the original Go study,
     /// the same operations as the author cells, a read by primary key and an insert, on another
     /// layout; postgres-redis-persistent serves only items), queue-read (the brokers' reads go
