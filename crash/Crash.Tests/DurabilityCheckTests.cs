@@ -8,8 +8,8 @@ public sealed class DurabilityCheckTests
     private static RowCheck Judge(string storage, string fault, RowFacts facts) =>
         DurabilityCheck.Judge(facts, Faults.Find(fault)!, CatalogueFixture.Entry(storage));
 
-    private static RowFacts Queue(long lost, long readsInDoubt = 0, long duplicated = 0, long unexpected = 0) =>
-        new(CrashKind.Queue, Acked: 1000, Lost: lost, Stale: 0, Duplicated: duplicated, Unexpected: unexpected, ReadsInDoubt: readsInDoubt);
+    private static RowFacts Queue(long lost, long readsInDoubt = 0, long duplicated = 0, long unexpected = 0, ReadPath path = ReadPath.AtMostOnce) =>
+        new(CrashKind.Queue, Acked: 1000, Lost: lost, Stale: 0, Duplicated: duplicated, Unexpected: unexpected, ReadsInDoubt: readsInDoubt, ReadPath: path);
 
     [Fact]
     public void ASnapshotQueueMayLoseAndRedeliverOnAKill()
@@ -24,13 +24,36 @@ public sealed class DurabilityCheckTests
     [InlineData("postgres")]
     [InlineData("tarantool-memtx")]
     [InlineData("beanstalkd")]
-    public void AQueueThatKeepsEverythingMayLoseNoMoreThanItsReadsInDoubt(string storage)
+    public void AQueueOnTheAtMostOnceReadPathThatLosesNoMoreThanItsReadsInDoubtPassesButReportsTheLoss(string storage)
     {
-        Assert.True(Judge(storage, "db-kill", Queue(lost: 3, readsInDoubt: 3)).Ok);
-        var check = Judge(storage, "db-kill", Queue(lost: 4, readsInDoubt: 3));
+        var check = Judge(storage, "db-kill", Queue(lost: 4, readsInDoubt: 4));
+        Assert.True(check.Ok);
+        Assert.Equal(4, check.AllowedLost);
+        Assert.Equal(["lost 4 (at-most-once read path: 4 reads in doubt)"], check.Notes);
+        Assert.Equal("lost 4 (at-most-once read path: 4 reads in doubt)", MatrixSummary.CheckCell(check));
+    }
+
+    [Fact]
+    public void AQueueOnTheAtMostOnceReadPathThatLosesMoreThanItsReadsInDoubtFails()
+    {
+        var check = Judge("redis-aof", "db-kill", Queue(lost: 4, readsInDoubt: 3));
         Assert.False(check.Ok);
         Assert.Contains("4 acknowledged messages lost, more than the 3 reads in doubt (processCrash: nothing)", check.Problems);
+        Assert.StartsWith("**4 acknowledged messages lost", MatrixSummary.CheckCell(check));
     }
+
+    [Fact]
+    public void AnAtLeastOnceReadPathThatLosesOneMessageFailsWhateverItsReadsInDoubt()
+    {
+        var check = Judge("redis-aof", "db-kill", Queue(lost: 1, readsInDoubt: 3, duplicated: 2, path: ReadPath.AtLeastOnce));
+        Assert.Equal(0, check.AllowedLost);
+        Assert.Equal(["1 acknowledged messages lost (at-least-once read path, processCrash: nothing)"], check.Problems);
+        Assert.True(check.DuplicatesAllowed);
+    }
+
+    [Fact]
+    public void AQueueRowThatDoesNotSayItsReadPathMayLoseNothing() =>
+        Assert.False(Judge("postgres", "db-kill", Queue(lost: 1, readsInDoubt: 1) with { ReadPath = null }).Ok);
 
     [Fact]
     public void OnlyAnAtLeastOnceQueueMayDuplicateWhenItKeepsEverything()

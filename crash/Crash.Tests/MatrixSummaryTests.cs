@@ -27,6 +27,7 @@ public sealed class MatrixSummaryTests
                 Assert.All(rows, r => Assert.True(r.TryGetProperty(field, out _), field));
             Assert.Equal(4, rows[1].GetProperty("duplicated").GetInt64());
             Assert.Equal(2, rows[1].GetProperty("reads_in_doubt").GetInt64());
+            Assert.Equal("at-most-once", rows[1].GetProperty("read_path").GetString());
             Assert.Equal(2, rows[0].GetProperty("stale").GetInt64());
         }
         finally
@@ -43,5 +44,14 @@ public sealed class MatrixSummaryTests
         Assert.Contains("| postgres | author | db-kill | 10 | 1 | 0 |", table);
         Assert.Contains("**1 acknowledged writes lost (processCrash: nothing)**", table);
         Assert.Contains("- `postgres`: processCrash nothing, powerLoss nothing.", table);
+    }
+
+    [Fact]
+    public void ALossThePromiseAllowsIsShownInTheCheckColumnNotAPlainOk()
+    {
+        var allowed = new RowCheck("processCrash", "nothing", 2, false, []) { Notes = ["lost 2 (at-most-once read path: 2 reads in doubt)"] };
+        var table = MatrixSummary.Markdown([new QueueResult { Storage = "redis-aof", Kind = "queue", Fault = "db-kill", Acked = 10, Lost = 2, ReadsInDoubt = 2, Check = allowed }], CatalogueFixture.Load());
+        Assert.Contains("| lost 2 (at-most-once read path: 2 reads in doubt) |", table);
+        Assert.DoesNotContain("| ok |", table);
     }
 }

@@ -6,9 +6,15 @@ namespace Crash.Check;
 /// </summary>
 /// <param name="Promise">The catalogue field the fault tests: processCrash or powerLoss.</param>
 /// <param name="Promised">Its value: nothing, window, since-snapshot or anything.</param>
-/// <param name="AllowedLost">How many acknowledged writes may be lost; null: any number (the promise allows a loss).</param>
+/// <param name="AllowedLost">
+/// How many acknowledged writes may be lost: a queue's reads in doubt on an at-most-once read path,
+/// else 0; null: any number (the promise allows a loss).
+/// </param>
 /// <param name="DuplicatesAllowed">Whether a queue may deliver a message twice (at-least-once, or a restored snapshot).</param>
 public sealed record RowCheck(string Promise, string Promised, long? AllowedLost, bool DuplicatesAllowed, IReadOnlyList<string> Problems)
 {
     public bool Ok => Problems.Count == 0;
+
+    /// <summary>Losses the promise or the read path allowed, shown rather than passed in silence (e.g. "lost 4 (at-most-once read path: 4 reads in doubt)").</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
 }

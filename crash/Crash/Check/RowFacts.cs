@@ -6,6 +6,7 @@ namespace Crash.Check;
 /// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
 /// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
 /// <param name="ServerErrors">Writes answered with a 5xx other than 503 (the service must shed with 503, never fail with 500).</param>
+/// <param name="ReadPath">A queue run's read path; null (or a key run) is held to <see cref="Check.ReadPath.AtLeastOnce"/>'s no loss.</param>
 public sealed record RowFacts(
     CrashKind Kind,
     long Acked,
@@ -19,4 +20,5 @@ public sealed record RowFacts(
     long CacheDisagreements = 0,
     bool ApiCameBack = true,
     int? FaultExitCode = 0,
-    long ServerErrors = 0);
+    long ServerErrors = 0,
+    ReadPath? ReadPath = null);

@@ -86,6 +86,8 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
 
         if (options.Check)
         {
+            foreach (var r in results.Where(r => r.Check is { Ok: true, Notes.Count: > 0 }))
+                Console.Error.WriteLine($"crash: check: {r.Label}: passes, its losses allowed: {string.Join("; ", r.Check!.Notes)}");
             var bad = results.Where(r => r.Check is { Ok: false }).ToList();
             if (bad.Count > 0)
             {

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Harness.Catalogue;
+using Crash.Check;
 using Crash.Queue;
 using Tank.Runner;
 
@@ -36,7 +37,7 @@ public static class MatrixSummary
                 N(r.Failed.Total),
                 Back(r),
                 r.Check is { } c ? $"{c.Promise}: {c.Promised}" : "",
-                r.Check is null ? "" : r.Check.Ok ? "ok" : "**" + string.Join("; ", r.Check.Problems) + "**",
+                r.Check is { } check ? CheckCell(check) : "",
             ];
             text.AppendLine("| " + string.Join(" | ", cells) + " |");
         }
@@ -85,6 +86,12 @@ public static class MatrixSummary
 
     /// <summary>The chart's file name beside the run's JSON.</summary>
     public static string ChartFile(string label) => label.Replace(' ', '-') + ".svg";
+
+    /// <summary>The problems in bold (the row fails), else what the promise allowed (the row passes, its losses shown), else ok.</summary>
+    public static string CheckCell(RowCheck check) =>
+        !check.Ok ? "**" + string.Join("; ", check.Problems) + "**"
+        : check.Notes.Count > 0 ? string.Join("; ", check.Notes)
+        : "ok";
 
     private static string N(long value) => value.ToString(CultureInfo.InvariantCulture);
 

@@ -99,6 +99,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             InDoubtWrites = ledger.InDoubtWrites,
             InDoubtWritesDelivered = ledger.InDoubtWritesDelivered,
             ReadsInDoubt = ledger.ReadsInDoubt,
+            ReadPath = QueueReader.Guarantee,
             ReadsRefused = reader.Refused,
             Foreign = ledger.Foreign,
             Reads = reader.Reads,

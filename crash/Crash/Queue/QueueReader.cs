@@ -9,6 +9,8 @@ namespace Crash.Queue;
 /// </summary>
 internal sealed class QueueReader(HttpClient client, string readUrl, string runId)
 {
+    /// <summary>What GET /read guarantees end to end: the store takes the message off the queue before the answer is written.</summary>
+    public const Check.ReadPath Guarantee = Check.ReadPath.AtMostOnce;
     public const int Consumers = 4;
     public const int EmptyInARow = 5;
     private static readonly TimeSpan EmptyPause = TimeSpan.FromMilliseconds(20);
