@@ -37,7 +37,8 @@ public sealed record QueueResult : RunResult
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
-        ReadsInDoubt: ReadsInDoubt, ReadPath: ReadPath, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors);
+        ReadsInDoubt: ReadsInDoubt, ReadPath: ReadPath, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
+        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs);
 
     public override string Summary()
     {
