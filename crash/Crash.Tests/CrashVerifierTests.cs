@@ -138,6 +138,16 @@ public sealed class CrashVerifierTests
     }
 
     [Fact]
+    public void ALostKeyNamesItsFirstAcknowledgementAndAStaleOneTheFirstAcknowledgementAfterTheValueFound()
+    {
+        WriteAttempt AckAt(string value, double s) => new(value, WriteOutcome.Acked, s);
+        Assert.Equal(1.5, Classify(ReadValue.Missing, null, InDoubt("x"), AckAt("a", 1.5), AckAt("b", 4)).LostAckS);
+        Assert.Equal(4, Classify(ReadValue.Of("a"), null, AckAt("a", 1.5), Refused("r"), AckAt("b", 4), AckAt("c", 6)).LostAckS);
+        Assert.Equal(6, Classify(ReadValue.Of("x"), null, AckAt("a", 1.5), InDoubt("x"), AckAt("c", 6)).LostAckS);
+        Assert.Null(Classify(ReadValue.Of("c"), null, AckAt("a", 1.5), AckAt("c", 6)).LostAckS);
+    }
+
+    [Fact]
     public void TheLastAckWinsOverTheValueFromBeforeTheRun() =>
         Assert.Equal(Verdict.Ok, Classify(ReadValue.Of("5"), before: "5", Ack("1"), Ack("5")).Verdict);
 }

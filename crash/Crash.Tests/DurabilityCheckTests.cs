@@ -8,15 +8,68 @@ public sealed class DurabilityCheckTests
     private static RowCheck Judge(string storage, string fault, RowFacts facts) =>
         DurabilityCheck.Judge(facts, Faults.Find(fault)!, CatalogueFixture.Entry(storage));
 
-    private static RowFacts Queue(long lost, long readsInDoubt = 0, long duplicated = 0, long unexpected = 0) =>
-        new(CrashKind.Queue, Acked: 1000, Lost: lost, Stale: 0, Duplicated: duplicated, Unexpected: unexpected, ReadsInDoubt: readsInDoubt);
+    private static RowFacts Queue(long lost, long readsInDoubt = 0, long duplicated = 0, long unexpected = 0, ReadPath path = ReadPath.AtMostOnce) =>
+        new(CrashKind.Queue, Acked: 1000, Lost: lost, Stale: 0, Duplicated: duplicated, Unexpected: unexpected, ReadsInDoubt: readsInDoubt, ReadPath: path);
+
+    /// <summary>A queue run whose oldest message still on the queue at the fault was <paramref name="heldMs"/> old, losing messages of these ages.</summary>
+    private static RowFacts QueueAged(long heldMs, long readsInDoubt, params long[] lostAgesMs) =>
+        Queue(lostAgesMs.Length, readsInDoubt) with { LostAgesMs = lostAgesMs, OldestHeldAgeMs = heldMs };
+
+    /// <summary>A key-value run of writes acknowledged from <paramref name="heldMs"/> before the fault on, losing keys whose gone writes were of these ages.</summary>
+    private static RowFacts KeysAged(long heldMs, params long[] lostAgesMs) =>
+        new(CrashKind.KeyValue, 500, Lost: lostAgesMs.Length, Stale: 0, LostAgesMs: lostAgesMs, OldestHeldAgeMs: heldMs);
 
     [Fact]
-    public void ASnapshotQueueMayLoseAndRedeliverOnAKill()
+    public void ASnapshotQueueMayLoseWhatItsStatedIntervalHeldAndRedeliverOnAKill()
     {
-        var check = Judge("redis-rdb", "db-kill", Queue(lost: 300, readsInDoubt: 2, duplicated: 40));
+        var check = Judge("redis-rdb", "db-kill", QueueAged(6000, 2, 900, 400, 10) with { Duplicated = 40 });
         Assert.True(check.Ok);
-        Assert.Equal(("processCrash", "since-snapshot", (long?)null, true), (check.Promise, check.Promised, check.AllowedLost, check.DuplicatesAllowed));
+        Assert.Equal(("processCrash", "since-snapshot", (long?)2, true, (long?)1000), (check.Promise, check.Promised, check.AllowedLost, check.DuplicatesAllowed, check.WindowMs));
+        Assert.Equal(["3 messages lost, all within the 1000 ms window (the oldest 900 ms before the fault)"], check.Notes);
+    }
+
+    [Fact]
+    public void ASnapshotQueueThatLosesMoreThanItsStatedIntervalFails() =>
+        Assert.Contains("1 messages acknowledged more than the 1000 ms window before the fault lost (the oldest 2500 ms before it), more than the 0 reads in doubt (processCrash: since-snapshot)",
+            Judge("redis-rdb", "db-kill", QueueAged(6000, 0, 2500, 300)).Problems);
+
+    [Fact]
+    public void AWindowRowThatLosesAWriteAcknowledgedBeforeItsWindowFails()
+    {
+        var check = Judge("redis-persistent", "power-loss", KeysAged(6000, 1500, 200));
+        Assert.False(check.Ok);
+        Assert.Equal(["1 keys lost or stale by writes acknowledged more than the 1000 ms window before the fault (the oldest 1500 ms before it) (powerLoss: window)"], check.Problems);
+        Assert.Equal((1000L, 1L), (check.WindowMs!.Value, check.LostBeyondWindow!.Value));
+    }
+
+    [Fact]
+    public void AWindowRowThatLosesOnlyWritesYoungerThanItsWindowPassesAndSaysSo()
+    {
+        var check = Judge("redis-persistent", "power-loss", KeysAged(6000, 900, 200));
+        Assert.True(check.Ok);
+        Assert.Equal(0, check.LostBeyondWindow);
+        Assert.Null(check.NotChecked);
+        Assert.Equal("2 keys lost or stale, all within the 1000 ms window (the oldest 900 ms before the fault)", MatrixSummary.CheckCell(check));
+    }
+
+    [Fact]
+    public void AWindowRowTooShortToHoldAWriteOlderThanTheWindowIsNotChecked()
+    {
+        // tarantool's 30-s window, the run's first write acknowledged 5.8 s before the fault.
+        var check = Judge("tarantool-memtx", "power-loss", KeysAged(5800, 5800, 100));
+        Assert.True(check.Ok);
+        Assert.Equal("no write older than the window", check.NotChecked);
+        Assert.Null(check.LostBeyondWindow);
+        Assert.StartsWith("not checked: no write older than the window; 2 keys lost or stale, all within the 30000 ms window", MatrixSummary.CheckCell(check));
+    }
+
+    [Fact]
+    public void AQueuesOldMessagesTakenByReadsInDoubtOnTheAtMostOnceReadPathPassOnAWindowButAreShown()
+    {
+        var check = Judge("redis-aof", "power-loss", QueueAged(8000, 2, 4000, 3000, 500));
+        Assert.True(check.Ok);
+        Assert.Equal(["3 messages lost: 1 within the 1000 ms window, 2 older (at-most-once read path: 2 reads in doubt)"], check.Notes);
+        Assert.False(Judge("redis-aof", "power-loss", QueueAged(8000, 1, 4000, 3000, 500)).Ok);
     }
 
     [Theory]
@@ -24,13 +77,36 @@ public sealed class DurabilityCheckTests
     [InlineData("postgres")]
     [InlineData("tarantool-memtx")]
     [InlineData("beanstalkd")]
-    public void AQueueThatKeepsEverythingMayLoseNoMoreThanItsReadsInDoubt(string storage)
+    public void AQueueOnTheAtMostOnceReadPathThatLosesNoMoreThanItsReadsInDoubtPassesButReportsTheLoss(string storage)
     {
-        Assert.True(Judge(storage, "db-kill", Queue(lost: 3, readsInDoubt: 3)).Ok);
-        var check = Judge(storage, "db-kill", Queue(lost: 4, readsInDoubt: 3));
+        var check = Judge(storage, "db-kill", Queue(lost: 4, readsInDoubt: 4));
+        Assert.True(check.Ok);
+        Assert.Equal(4, check.AllowedLost);
+        Assert.Equal(["lost 4 (at-most-once read path: 4 reads in doubt)"], check.Notes);
+        Assert.Equal("lost 4 (at-most-once read path: 4 reads in doubt)", MatrixSummary.CheckCell(check));
+    }
+
+    [Fact]
+    public void AQueueOnTheAtMostOnceReadPathThatLosesMoreThanItsReadsInDoubtFails()
+    {
+        var check = Judge("redis-aof", "db-kill", Queue(lost: 4, readsInDoubt: 3));
         Assert.False(check.Ok);
         Assert.Contains("4 acknowledged messages lost, more than the 3 reads in doubt (processCrash: nothing)", check.Problems);
+        Assert.StartsWith("**4 acknowledged messages lost", MatrixSummary.CheckCell(check));
     }
+
+    [Fact]
+    public void AnAtLeastOnceReadPathThatLosesOneMessageFailsWhateverItsReadsInDoubt()
+    {
+        var check = Judge("redis-aof", "db-kill", Queue(lost: 1, readsInDoubt: 3, duplicated: 2, path: ReadPath.AtLeastOnce));
+        Assert.Equal(0, check.AllowedLost);
+        Assert.Equal(["1 acknowledged messages lost (at-least-once read path, processCrash: nothing)"], check.Problems);
+        Assert.True(check.DuplicatesAllowed);
+    }
+
+    [Fact]
+    public void AQueueRowThatDoesNotSayItsReadPathMayLoseNothing() =>
+        Assert.False(Judge("postgres", "db-kill", Queue(lost: 1, readsInDoubt: 1) with { ReadPath = null }).Ok);
 
     [Fact]
     public void OnlyAnAtLeastOnceQueueMayDuplicateWhenItKeepsEverything()
@@ -63,8 +139,8 @@ public sealed class DurabilityCheckTests
     [Fact]
     public void APowerLossIsCheckedAgainstThePowerLossPromise()
     {
-        var kv = new RowFacts(CrashKind.KeyValue, 500, Lost: 20, Stale: 3);
-        Assert.True(Judge("redis-persistent", "power-loss", kv).Ok); // powerLoss: window
+        var kv = new RowFacts(CrashKind.KeyValue, 500, Lost: 20, Stale: 3, LostAgesMs: [.. Enumerable.Repeat(400L, 23)], OldestHeldAgeMs: 6000);
+        Assert.True(Judge("redis-persistent", "power-loss", kv).Ok); // powerLoss: window, every loss within it
         Assert.False(Judge("redis-persistent", "db-kill", kv).Ok); // processCrash: nothing
         Assert.False(Judge("postgres", "power-loss", kv).Ok); // powerLoss: nothing
     }

@@ -18,7 +18,11 @@ public sealed class MatrixSummaryTests
             MatrixSummary.WriteJson(
             [
                 new CrashResult { Storage = "postgres", Kind = "kv", Fault = "db-kill", Acked = 10, Lost = 1, Stale = 2, InDoubt = 3, Check = Ok },
-                new QueueResult { Storage = "redis-rdb", Kind = "queue", Fault = "db-kill", Acked = 20, Lost = 5, Duplicated = 4, InDoubt = 6, ReadsInDoubt = 2, Check = Ok },
+                new QueueResult
+                {
+                    Storage = "redis-rdb", Kind = "queue", Fault = "db-kill", Acked = 20, Lost = 5, Duplicated = 4, InDoubt = 6, ReadsInDoubt = 2, OldestLostAgeMs = 2500, LostAgesMs = [2500],
+                    Check = new RowCheck("processCrash", "since-snapshot", 2, true, []) { WindowMs = 1000, NotChecked = "no write older than the window" },
+                },
             ], path);
             using var json = JsonDocument.Parse(File.ReadAllText(path));
             var rows = json.RootElement.EnumerateArray().ToList();
@@ -27,6 +31,11 @@ public sealed class MatrixSummaryTests
                 Assert.All(rows, r => Assert.True(r.TryGetProperty(field, out _), field));
             Assert.Equal(4, rows[1].GetProperty("duplicated").GetInt64());
             Assert.Equal(2, rows[1].GetProperty("reads_in_doubt").GetInt64());
+            Assert.Equal("at-most-once", rows[1].GetProperty("read_path").GetString());
+            Assert.Equal(2500, rows[1].GetProperty("oldest_lost_age_ms").GetInt64());
+            Assert.Equal(1000, rows[1].GetProperty("check").GetProperty("window_ms").GetInt64());
+            Assert.Equal("no write older than the window", rows[1].GetProperty("check").GetProperty("not_checked").GetString());
+            Assert.False(rows[1].TryGetProperty("lost_ages_ms", out _));
             Assert.Equal(2, rows[0].GetProperty("stale").GetInt64());
         }
         finally
@@ -40,8 +49,26 @@ public sealed class MatrixSummaryTests
     {
         var bad = new RowCheck("processCrash", "nothing", 0, false, ["1 acknowledged writes lost (processCrash: nothing)"]);
         var table = MatrixSummary.Markdown([new CrashResult { Storage = "postgres", Kind = "author", Fault = "db-kill", Acked = 10, Lost = 1, Check = bad }], CatalogueFixture.Load());
-        Assert.Contains("| postgres | author | db-kill | 10 | 1 | 0 |", table);
+        Assert.Contains("| postgres | author | db-kill | 10 | 1 | — | 0 |", table);
         Assert.Contains("**1 acknowledged writes lost (processCrash: nothing)**", table);
         Assert.Contains("- `postgres`: processCrash nothing, powerLoss nothing.", table);
+    }
+
+    [Fact]
+    public void ALossThePromiseAllowsIsShownInTheCheckColumnNotAPlainOk()
+    {
+        var allowed = new RowCheck("processCrash", "nothing", 2, false, []) { Notes = ["lost 2 (at-most-once read path: 2 reads in doubt)"] };
+        var table = MatrixSummary.Markdown([new QueueResult { Storage = "redis-aof", Kind = "queue", Fault = "db-kill", Acked = 10, Lost = 2, ReadsInDoubt = 2, Check = allowed }], CatalogueFixture.Load());
+        Assert.Contains("| lost 2 (at-most-once read path: 2 reads in doubt) |", table);
+        Assert.DoesNotContain("| ok |", table);
+    }
+
+    [Fact]
+    public void TheTableGivesTheOldestLostWritesAgeAgainstThePromisedWindow()
+    {
+        var check = new RowCheck("powerLoss", "window", 0, true, ["3 keys lost or stale by writes …"]) { WindowMs = 30_000 };
+        var table = MatrixSummary.Markdown([new CrashResult { Storage = "tarantool-memtx", Kind = "kv", Fault = "power-loss", Acked = 10, Lost = 3, OldestLostAgeMs = 34_215, Check = check }], CatalogueFixture.Load());
+        Assert.Contains("| tarantool-memtx | kv | power-loss | 10 | 3 | 34.22 s | 0 |", table);
+        Assert.Contains("| powerLoss: window (30 s) | **3 keys lost or stale by writes …** |", table);
     }
 }

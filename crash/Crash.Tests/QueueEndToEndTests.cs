@@ -47,6 +47,10 @@ public sealed class QueueEndToEndTests : IDisposable
         Assert.True(result.Duplicated > 0);
         Assert.Equal(0, result.Unexpected);
         Assert.Equal(result.Acked - result.Lost, result.Delivered);
+        Assert.NotNull(result.OldestLostAgeMs);
+        Assert.True(result.OldestHeldAgeMs >= result.OldestLostAgeMs);
+        // Read back from its JSON, a result keeps the oldest age only: the check says it cannot count by age rather than guess.
+        Assert.Null(result.Facts().LostAgesMs);
     }
 
     [Fact]
@@ -61,5 +65,7 @@ public sealed class QueueEndToEndTests : IDisposable
         Assert.True(result.Stale > 0);
         Assert.Equal(0, result.Changed + result.Unverified);
         Assert.Equal(result.KeysAcked, result.Ok + result.Lost + result.Stale);
+        Assert.NotNull(result.OldestLostAgeMs);
+        Assert.True(result.OldestHeldAgeMs >= result.OldestLostAgeMs);
     }
 }

@@ -61,6 +61,17 @@ public sealed class QueueLedgerTests
         Assert.Null(QueueMessage.OwnSeq("not json"u8.ToArray(), "ab12"));
     }
 
+    [Fact]
+    public void AMessageReadBeforeTheFaultIsNoLongerTheStoresToKeepAndALostOneIsAgedFromItsAcknowledgement()
+    {
+        // Acknowledged at 1, 2, 3 and 9 s; the fault at 8 s. Message 0 was read at 4 s, 1 at 8.5 s, 2 never, 3 at 10 s.
+        var ages = QueueLedger.Ages([(0, 1.0), (1, 2.0), (2, 3.0), (3, 9.0)], [(0, 4.0), (1, 8.5), (3, 10.0), (1, 12.0)], faultS: 8);
+        Assert.Equal([5000L], ages.LostMs);
+        Assert.Equal(6000, ages.OldestHeldMs); // message 1: still on the queue at the fault
+        Assert.Equal(5000, ages.OldestLostMs);
+        Assert.Null(QueueLedger.Ages([(0, 1.0)], [(0, 2.0)], faultS: 8).OldestHeldMs);
+    }
+
     [Theory]
     [InlineData(204, ReadOutcome.Empty)]
     [InlineData(503, ReadOutcome.InDoubt)]

@@ -93,6 +93,34 @@ public sealed class RunLengthTests : IDisposable
     }
 
     [Fact]
+    public void AWindowRowsFaultComesAfterTheWindowAndFiveSecondsOfWritesOlderThanIt()
+    {
+        var (code, output, _) = Matrix("--storage", "tarantool-memtx,redis-persistent", "--kind", "kv", "--fault", "power-loss,db-kill", "--quick");
+        Assert.Equal(0, code);
+        var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries).ToDictionary(l => l.Split('\t')[0], l => l.Split('\t')[3]);
+        var tarantool = 35 + Shipped.Servers["tarantool"] + 8;
+        Assert.Equal($"{tarantool} s (extended from --seconds 10 s: fault at 35 s (the 30 s window + 5 s of writes older than it) + tarantool's restart budget {Shipped.Servers["tarantool"]} s + 3 s back under the SLO + 5 s margin = {tarantool} s)",
+            lines["tarantool-memtx kv power-loss"]);
+        Assert.StartsWith("18 s (extended from --seconds 10 s: fault at 6 s (the 1 s window + 5 s of writes older than it) + redis-persistent's", lines["redis-persistent kv power-loss"]);
+        // processCrash: nothing: no window, the fault a third of the way in.
+        Assert.StartsWith($"{3 + Shipped.Servers["tarantool"] + 8} s (extended from --seconds 10 s: fault at 3 s + ", lines["tarantool-memtx kv db-kill"]);
+    }
+
+    [Fact]
+    public void AQueueWindowRowWaitsUntilItsConsumersHaveLeftMessagesOlderThanTheWindowOnTheQueue()
+    {
+        var runner = new MatrixRunner(Options() with { Seconds = 10 }, CatalogueFixture.Load());
+        var row = MatrixPlan.Build(CatalogueFixture.Load(), ["redis-aof"], ["queue"], ["power-loss"]).Single();
+        var options = runner.RunOptions(row, Path.Combine(_dir, "r.json"));
+        Assert.Equal((12.0, 12 + Shipped.Servers["redis-aof"] + 8), (options.FaultAt, options.Seconds));
+        Assert.Contains("fault at 12 s (the 1 s window + 5 s of writes older than it, ÷ 0.5 for a queue read at 0.5 of the write rate)", options.SecondsSource);
+    }
+
+    [Fact]
+    public void ALongRunKeepsAWindowRowsFaultAThirdOfTheWayIn() =>
+        Assert.Equal(40, RunLength.For(120, 40, Shipped.ServersRestart(["tarantool"])).AfterWindow(30_000, readShare: 0).FaultAt);
+
+    [Fact]
     public void ABudgetFileOfTheUsersLengthensTheRunsItBudgets()
     {
         var path = Path.Combine(_dir, "budgets.json");

@@ -71,7 +71,8 @@ public sealed record CrashResult : RunResult
         JsonSerializer.Deserialize<CrashResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKinds.Parse(Kind) ?? CrashKind.Author, Acked, Lost, Stale, Changed, Unverified,
-        CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors);
+        CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
+        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs);
 
     /// <summary>The one line crash run prints on stdout.</summary>
     public override string Summary()

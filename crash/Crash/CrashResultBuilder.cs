@@ -1,3 +1,4 @@
+using Crash.Check;
 using Tank.Runner;
 
 namespace Crash;
@@ -24,6 +25,9 @@ internal static class CrashResultBuilder
         var recovery = RecoveryTime.Compute(run.Writes.Select(w => new WriteTiming(w.SentS, w.CompletedS, w.Class == ResponseClass.Ack)).ToList(), run.Fault?.StartedS);
         var verdicts = run.Verdicts.OrderBy(v => v.Key, KeyOrder.Instance).ToList();
         long Count(Verdict verdict) => verdicts.Count(v => v.Value.Verdict == verdict);
+        var ages = AckAges.At(run.Fault?.StartedS,
+            run.Writes.Where(w => w.Outcome == WriteOutcome.Acked).Select(w => w.CompletedS),
+            verdicts.Select(v => v.Value).Where(v => v.Verdict is Verdict.Lost or Verdict.Stale && v.LostAckS is not null).Select(v => v.LostAckS!.Value));
         List<KeyExample> Examples(Verdict verdict) => verdicts.Where(v => v.Value.Verdict == verdict).Take(CrashResult.ExamplesPerClass)
             .Select(v => new KeyExample(v.Key, v.Value.Expected, v.Value.Actual, v.Value.Reason)).ToList();
 
@@ -67,6 +71,9 @@ internal static class CrashResultBuilder
             Stale = Count(Verdict.Stale),
             Changed = Count(Verdict.Changed),
             Unverified = Count(Verdict.Unverified),
+            LostAgesMs = ages.LostMs,
+            OldestLostAgeMs = ages.OldestLostMs,
+            OldestHeldAgeMs = ages.OldestHeldMs,
             RecoveryS = Round(recovery.RecoveryS),
             FirstFailureS = Round(recovery.FirstFailureS),
             LastFailureS = Round(recovery.LastFailureS),
@@ -85,7 +92,7 @@ internal static class CrashResultBuilder
     /// <summary>Each key's writes in sending order, as the verifier takes them (writes without a key left out).</summary>
     public static Dictionary<string, List<WriteAttempt>> Histories(IEnumerable<WriteRecord> writes) =>
         writes.Where(w => w.Key is not null).OrderBy(w => w.Seq).GroupBy(w => w.Key!, StringComparer.Ordinal)
-            .ToDictionary(g => g.Key, g => g.Select(w => new WriteAttempt(w.Value, w.Outcome)).ToList(), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.Select(w => new WriteAttempt(w.Value, w.Outcome, w.Outcome == WriteOutcome.Acked ? w.CompletedS : null)).ToList(), StringComparer.Ordinal);
 
     /// <summary>Writes not acknowledged, by how they ended.</summary>
     public static FailureCounts Failures(IReadOnlyCollection<WriteRecord> failed) => new()

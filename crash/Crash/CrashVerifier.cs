@@ -17,9 +17,11 @@ public static class CrashVerifier
         var expected = writes[lastAck].Value;
         var actual = read.Describe();
         KeyVerdict Judge(Verdict verdict, string reason, bool inDoubt = false) => new(verdict, expected, actual, reason, inDoubt);
+        // Every acknowledged write after the one whose value is there is gone; the oldest of them is what a window is about.
+        KeyVerdict Gone(Verdict verdict, string reason, int after = -1) => Judge(verdict, reason) with { LostAckS = FirstAckAfter(writes, after)?.AckedS };
 
         if (read.State == ReadState.Unreadable) return Judge(Verdict.Unverified, "no read succeeded");
-        if (read.State == ReadState.Missing) return Judge(Verdict.Lost, "missing");
+        if (read.State == ReadState.Missing) return Gone(Verdict.Lost, "missing");
         var value = read.Value!;
         if (value == expected) return Judge(Verdict.Ok, "the last acknowledged value");
 
@@ -30,19 +32,28 @@ public static class CrashVerifier
                 ? Judge(Verdict.Ok, $"write {i + 1} of {writes.Count}, sent after the last acknowledged one, was in doubt", inDoubt: true)
                 : Judge(Verdict.Changed, $"write {i + 1} of {writes.Count} was refused, yet its value is there");
         }
-        if (value == ReadValue.Empty) return Judge(Verdict.Lost, "empty");
+        if (value == ReadValue.Empty) return Gone(Verdict.Lost, "empty");
         for (var i = lastAck - 1; i >= 0; i--)
         {
             if (writes[i].Value != value) continue;
             return writes[i].Outcome switch
             {
-                WriteOutcome.Acked => Judge(Verdict.Stale, $"the value of write {i + 1} of {writes.Count}, an earlier acknowledged one"),
-                WriteOutcome.InDoubt => Judge(Verdict.Stale, $"the value of write {i + 1} of {writes.Count}, in doubt, replaced the later acknowledged write {lastAck + 1}"),
+                WriteOutcome.Acked => Gone(Verdict.Stale, $"the value of write {i + 1} of {writes.Count}, an earlier acknowledged one", after: i),
+                WriteOutcome.InDoubt => Gone(Verdict.Stale, $"the value of write {i + 1} of {writes.Count}, in doubt, replaced the later acknowledged write {lastAck + 1}", after: i),
                 _ => Judge(Verdict.Changed, $"write {i + 1} of {writes.Count} was refused, yet its value is there"),
             };
         }
-        if (before is not null && value == before) return Judge(Verdict.Lost, "back to the value from before the run");
+        if (before is not null && value == before) return Gone(Verdict.Lost, "back to the value from before the run");
         return Judge(Verdict.Changed, "a value never written");
+    }
+
+    private static WriteAttempt? FirstAckAfter(IReadOnlyList<WriteAttempt> writes, int index)
+    {
+        for (var i = index + 1; i < writes.Count; i++)
+        {
+            if (writes[i].Outcome == WriteOutcome.Acked) return writes[i];
+        }
+        return null;
     }
 
     private static int LastIndex(IReadOnlyList<WriteAttempt> writes, WriteOutcome outcome)

@@ -71,6 +71,19 @@ public abstract record RunResult
     public long Stale { get; init; }
     /// <summary>Queue messages delivered more than once (0 for keys).</summary>
     public long Duplicated { get; init; }
+    /// <summary>
+    /// How long before the fault's start the oldest lost write was acknowledged, in ms (<see cref="AckAges"/>;
+    /// a lost or stale key counts its oldest acknowledged write that is gone): what a window promise is checked on. Null: none lost.
+    /// </summary>
+    public long? OldestLostAgeMs { get; init; }
+    /// <summary>
+    /// The same age of the oldest write the store still had to keep at the fault (every acknowledged key write;
+    /// a queue's messages not yet read): a window is checked only when this is older than it. Null: none.
+    /// </summary>
+    public long? OldestHeldAgeMs { get; init; }
+    /// <summary>Every lost write's age at the fault, for the check (summary.json keeps the oldest, and the check how many were older than the window).</summary>
+    [JsonIgnore]
+    public IReadOnlyList<long> LostAgesMs { get; init; } = [];
     public double? RecoveryS { get; init; }
     public double? FirstFailureS { get; init; }
     public double? LastFailureS { get; init; }
@@ -83,6 +96,9 @@ public abstract record RunResult
 
     /// <summary>What the check against the catalogue reads.</summary>
     public abstract RowFacts Facts();
+
+    /// <summary>The lost writes' ages, or null where a result read back from its JSON no longer has them.</summary>
+    protected IReadOnlyList<long>? KnownLostAges => LostAgesMs.Count > 0 || OldestLostAgeMs is null ? LostAgesMs : null;
 
     /// <summary>The one line a run prints on stdout.</summary>
     public abstract string Summary();

@@ -19,4 +19,8 @@ public enum Verdict
 /// <param name="Actual">What the read-back found (see <see cref="ReadValue.Describe"/>).</param>
 /// <param name="Reason">Why, in words, for the result's examples.</param>
 /// <param name="FromInDoubtWrite">The value read came from a write whose outcome was in doubt.</param>
-public sealed record KeyVerdict(Verdict Verdict, string Expected, string Actual, string Reason, bool FromInDoubtWrite = false);
+public sealed record KeyVerdict(Verdict Verdict, string Expected, string Actual, string Reason, bool FromInDoubtWrite = false)
+{
+    /// <summary>For a lost or stale key: when the oldest acknowledged write that is gone was acknowledged (seconds since the run started; null: not known).</summary>
+    public double? LostAckS { get; init; }
+}

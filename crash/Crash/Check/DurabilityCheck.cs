@@ -1,3 +1,4 @@
+using System.Globalization;
 using Harness.Catalogue;
 using Crash.Matrix;
 using IntegrationService.Http;
@@ -6,43 +7,98 @@ using IntegrationService.Storage;
 namespace Crash.Check;
 
 /// <summary>
-/// Whether a run lost more than the architecture promises for the fault. Loss a promise allows
-/// (redis-rdb's since-snapshot on a kill, a window on a power loss) is a measurement, not a failure;
-/// what no promise allows (a value never written, a key never read back, an API that never came
-/// back, a 500 instead of a 503) always is.
+/// Whether a run lost more than the architecture promises for the fault. A promise covers writes:
+/// nothing, every acknowledged write; a window (and a snapshot, taken as a window of its stated
+/// interval), every write acknowledged more than the window before the fault; anything, none. A covered
+/// write that is gone fails the row, unless a queue's at-most-once read path accounts for it (a read in
+/// doubt took a message nobody received). Losses allowed so are shown in the check's notes, not passed in
+/// silence; a window no write was old enough to test is "not checked". What no promise allows (a value
+/// never written, a key never read back, an API that never came back, a 500 instead of a 503) always fails.
 /// </summary>
 public static class DurabilityCheck
 {
     public static RowCheck Judge(RowFacts facts, FaultSpec fault, StorageDescription entry)
     {
         var promised = fault.Promised(entry);
+        var promise = $"{Name(fault.Promise)}: {promised}";
         var keepsAll = promised == Loss.Nothing;
         var anything = promised == Loss.Anything;
-        // A queue read that failed around the fault may have taken its message off the queue
-        // (at-most-once) or may hand it out again later: neither is a loss of the store.
-        long? allowedLost = keepsAll ? facts.Kind == CrashKind.Queue ? facts.ReadsInDoubt : 0 : null;
+        var queue = facts.Kind == CrashKind.Queue;
+        var atMostOnce = queue && facts.ReadPath == ReadPath.AtMostOnce;
+        // A message acknowledged and never delivered is lost, whatever else happened (Jepsen's total
+        // queue). An at-most-once read path may account for some: a read in doubt took a message nobody received.
+        long? allowedLost = anything ? null : atMostOnce ? facts.ReadsInDoubt : 0;
         // A snapshot restored after the crash holds messages read since it was taken: they come again.
-        var duplicatesAllowed = entry.Delivery == QueueDelivery.AtLeastOnce || !keepsAll;
+        var duplicatesAllowed = entry.Delivery == QueueDelivery.AtLeastOnce || facts.ReadPath == ReadPath.AtLeastOnce || !keepsAll;
+        var windowMs = fault.WindowMs(entry);
 
         var problems = new List<string>();
+        var notes = new List<string>();
         // A fault that did not happen proves nothing about the promise.
         if (facts.FaultExitCode is { } code && code != 0) problems.Add($"the fault command failed (exit code {code})");
         if (facts.Acked == 0) problems.Add("no write was acknowledged");
         if (!facts.ApiCameBack) problems.Add("the API did not answer again after the fault");
         if (facts.ServerErrors > 0) problems.Add($"{facts.ServerErrors} writes answered a 5xx other than 503 (a backend's failure must be a 503 with Retry-After)");
         if (facts.Unverified > 0) problems.Add($"{facts.Unverified} acknowledged keys could not be read back");
-        if (allowedLost is { } allowed && facts.Lost > allowed)
-            problems.Add(facts.Kind == CrashKind.Queue
-                ? $"{facts.Lost} acknowledged messages lost, more than the {allowed} reads in doubt ({Name(fault.Promise)}: {promised})"
-                : $"{facts.Lost} acknowledged writes lost ({Name(fault.Promise)}: {promised})");
-        if (keepsAll && facts.Stale > 0) problems.Add($"{facts.Stale} keys went back to an older acknowledged value ({Name(fault.Promise)}: {promised})");
-        if (keepsAll && facts.CacheDisagreements > 0) problems.Add($"{facts.CacheDisagreements} keys read differently through the cache than through the store behind it");
-        if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({entry.Delivery}, {Name(fault.Promise)}: {promised})");
+
+        var readPath = queue ? $"{ReadPathName(facts.ReadPath)} read path" : "";
+        string? notChecked = null;
+        long? beyond = null;
+        if (keepsAll)
+        {
+            if (facts.Lost > allowedLost)
+                problems.Add(atMostOnce ? $"{facts.Lost} acknowledged messages lost, more than the {allowedLost} reads in doubt ({promise})"
+                    : queue ? $"{facts.Lost} acknowledged messages lost ({readPath}, {promise})"
+                    : $"{facts.Lost} acknowledged writes lost ({promise})");
+            else if (facts.Lost > 0)
+                notes.Add($"lost {facts.Lost} ({readPath}: {facts.ReadsInDoubt} reads in doubt)");
+            if (facts.Stale > 0) problems.Add($"{facts.Stale} keys went back to an older acknowledged value ({promise})");
+            if (facts.CacheDisagreements > 0) problems.Add($"{facts.CacheDisagreements} keys read differently through the cache than through the store behind it");
+        }
+        else if (!anything)
+        {
+            // The writes a window covers are those acknowledged more than the window before the fault; a run
+            // whose oldest write still to keep was younger than that tested nothing of the promise.
+            notChecked = windowMs is null ? "the catalogue states no lossWindowMs"
+                : facts.LostAgesMs is null ? "the lost writes' ages are not known"
+                : !(facts.OldestHeldAgeMs > windowMs) ? "no write older than the window"
+                : null;
+            var lostAges = facts.LostAgesMs ?? [];
+            beyond = notChecked is null ? lostAges.Count(age => age > windowMs) : null;
+            var oldest = lostAges.Count > 0 ? lostAges.Max() : 0;
+            var window = windowMs is { } w ? Ms(w) + " window" : "window";
+            var lostWhat = queue ? "messages lost" : "keys lost or stale";
+            if (beyond > allowedLost)
+                problems.Add((queue ? $"{beyond} messages acknowledged more than the {window} before the fault lost"
+                        : $"{beyond} keys lost or stale by writes acknowledged more than the {window} before the fault")
+                    + $" (the oldest {Ms(oldest)} before it)" + (atMostOnce ? $", more than the {allowedLost} reads in doubt" : "") + $" ({promise})");
+            else if (beyond > 0)
+                notes.Add($"{lostAges.Count} {lostWhat}: {lostAges.Count - beyond} within the {window}, {beyond} older ({readPath}: {facts.ReadsInDoubt} reads in doubt)");
+            else if (lostAges.Count > 0)
+                notes.Add($"{lostAges.Count} {lostWhat}, all within the {window} (the oldest {Ms(oldest)} before the fault)");
+            else if (facts.Lost + facts.Stale > 0)
+                notes.Add($"lost {facts.Lost}, {facts.Stale} stale");
+        }
+        else if (facts.Lost + facts.Stale > 0)
+        {
+            notes.Add($"lost {facts.Lost}, {facts.Stale} stale ({promise})");
+        }
+        if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({entry.Delivery}, {promise})");
         if (!anything && facts.Changed > 0) problems.Add($"{facts.Changed} keys hold a value never written or refused");
         if (!anything && facts.Unexpected > 0) problems.Add($"{facts.Unexpected} messages delivered that were never written");
-        return new RowCheck(Name(fault.Promise), promised, allowedLost, duplicatesAllowed, problems);
+        return new RowCheck(Name(fault.Promise), promised, allowedLost, duplicatesAllowed, problems)
+        {
+            WindowMs = windowMs,
+            LostBeyondWindow = beyond,
+            NotChecked = notChecked,
+            Notes = notes,
+        };
     }
 
     /// <summary>The catalogue's field name for a promise.</summary>
     public static string Name(Promise promise) => promise == Promise.PowerLoss ? "powerLoss" : "processCrash";
+
+    private static string ReadPathName(ReadPath? path) => path == ReadPath.AtMostOnce ? "at-most-once" : "at-least-once";
+
+    private static string Ms(long ms) => string.Create(CultureInfo.InvariantCulture, $"{ms} ms");
 }

@@ -6,6 +6,12 @@ namespace Crash.Check;
 /// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
 /// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
 /// <param name="ServerErrors">Writes answered with a 5xx other than 503 (the service must shed with 503, never fail with 500).</param>
+/// <param name="LostAgesMs">
+/// Each lost write's age at the fault, in ms (<see cref="AckAges"/>): a lost message's, or for a lost or
+/// stale key its oldest acknowledged write that is gone. Null: unknown, and no window can be checked.
+/// </param>
+/// <param name="OldestHeldAgeMs">The oldest write the store still had to keep at the fault, in ms: a window row is checked only when it is older than the window.</param>
+/// <param name="ReadPath">A queue run's read path; null (or a key run) is held to <see cref="Check.ReadPath.AtLeastOnce"/>'s no loss.</param>
 public sealed record RowFacts(
     CrashKind Kind,
     long Acked,
@@ -19,4 +25,7 @@ public sealed record RowFacts(
     long CacheDisagreements = 0,
     bool ApiCameBack = true,
     int? FaultExitCode = 0,
-    long ServerErrors = 0);
+    long ServerErrors = 0,
+    IReadOnlyList<long>? LostAgesMs = null,
+    long? OldestHeldAgeMs = null,
+    ReadPath? ReadPath = null);

@@ -2,6 +2,7 @@ using Harness.Catalogue;
 using Crash.Control;
 using Crash.RunLengths;
 using IntegrationService.Http;
+using IntegrationService.Storage;
 
 namespace Crash.Matrix;
 
@@ -28,6 +29,14 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
     /// <summary>What the architecture promises to lose at most under this fault (a <see cref="Loss"/> word).</summary>
     public string Promised(StorageDescription entry) =>
         Promise == Promise.PowerLoss ? entry.Durability.PowerLoss : entry.Durability.ProcessCrash;
+
+    /// <summary>
+    /// The window a run with this fault is checked against, in ms: lossWindowMs for <see cref="Loss.Window"/>,
+    /// and for <see cref="Loss.SinceSnapshot"/> the stated snapshot interval (lossWindowMs too), taken as a
+    /// window because a run cannot see when the last snapshot completed. Null for nothing and anything, or
+    /// where the catalogue states no lossWindowMs.
+    /// </summary>
+    public long? WindowMs(StorageDescription entry) => Promised(entry) is Loss.Window or Loss.SinceSnapshot ? entry.Durability.LossWindowMs : null;
 
     /// <summary>The processes the fault hits for <paramref name="entry"/>: its servers, or none (the service).</summary>
     public IReadOnlyList<string> Targets(StorageDescription entry) => Target == FaultTarget.Servers ? entry.Servers : [];

@@ -35,9 +35,18 @@ public sealed record MatrixOptions
     public RunRate RateOf(MatrixRow row) =>
         Rates.For(row.Storage.Name, row.Kind, sameWrites: BenchCatalogue.SameWritesAs(row.Kind.Serves(), row.Storage.Name));
 
-    /// <summary>A third of the way into --seconds, in whole seconds as script/crashtest always did (an extended run keeps it: only its end moves).</summary>
+    /// <summary>A third of the way into --seconds, in whole seconds as script/crashtest always did (an extended run keeps it: only its end moves; a window row's may come later).</summary>
     public double FaultAt => Math.Floor(Seconds / 3);
 
-    /// <summary>The row's length: --seconds, or longer where its fault's budget, the held window and the margin need more.</summary>
-    public RunLength LengthOf(MatrixRow row) => RunLength.For(Seconds, FaultAt, row.Fault.BudgetFor(row.Storage, RestartBudgets, StopSeconds));
+    /// <summary>
+    /// The row's length: --seconds, or longer where its fault's budget, the held window and the margin need more;
+    /// a row whose promise is a window has its fault late enough for writes older than the window (<see cref="RunLength.AfterWindow"/>).
+    /// </summary>
+    public RunLength LengthOf(MatrixRow row)
+    {
+        var length = RunLength.For(Seconds, FaultAt, row.Fault.BudgetFor(row.Storage, RestartBudgets, StopSeconds));
+        return row.Fault.WindowMs(row.Storage) is { } window
+            ? length.AfterWindow(window, row.Kind == CrashKind.Queue ? Queue.QueueCrashTest.ReadShare : 0)
+            : length;
+    }
 }

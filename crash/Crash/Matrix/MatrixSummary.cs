@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Harness.Catalogue;
+using Crash.Check;
 using Crash.Queue;
 using Tank.Runner;
 
@@ -20,23 +21,23 @@ public static class MatrixSummary
     public static string Markdown(IReadOnlyList<RunResult> results, StorageCatalogue catalogue)
     {
         var text = new StringBuilder();
-        text.AppendLine("| architecture | write | fault | acknowledged | lost | duplicated | in doubt | stale | changed / unexpected | unverified | failed writes | API back after | promised (catalogue) | check |");
-        text.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+        text.AppendLine("| architecture | write | fault | acknowledged | lost | oldest lost, age at the fault | duplicated | in doubt | stale | changed / unexpected | unverified | failed writes | API back after | promised (catalogue) | check |");
+        text.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var r in results)
         {
             var queue = r as QueueResult;
             var keys = r as CrashResult;
             string[] cells =
             [
-                r.Storage, r.Kind, r.Fault ?? "", N(r.Acked), N(r.Lost), N(r.Duplicated),
+                r.Storage, r.Kind, r.Fault ?? "", N(r.Acked), N(r.Lost), r.OldestLostAgeMs is { } age ? Seconds(age) : "—", N(r.Duplicated),
                 queue is null ? N(r.InDoubt) : $"{N(queue.InDoubtWrites)} writes ({N(queue.InDoubtWritesDelivered)} delivered) + {N(queue.ReadsInDoubt)} reads",
                 keys?.CacheDisagreements is { } differ ? $"{N(r.Stale)} + {N(differ)} in the cache" : N(r.Stale),
                 queue is null ? N(keys?.Changed ?? 0) : N(queue.Unexpected),
                 queue is null ? N(keys?.Unverified ?? 0) : queue.DrainComplete ? "0" : "drain incomplete",
                 N(r.Failed.Total),
                 Back(r),
-                r.Check is { } c ? $"{c.Promise}: {c.Promised}" : "",
-                r.Check is null ? "" : r.Check.Ok ? "ok" : "**" + string.Join("; ", r.Check.Problems) + "**",
+                r.Check is { } c ? $"{c.Promise}: {c.Promised}" + (c.WindowMs is { } window ? $" ({Seconds(window)})" : "") : "",
+                r.Check is { } check ? CheckCell(check) : "",
             ];
             text.AppendLine("| " + string.Join(" | ", cells) + " |");
         }
@@ -85,6 +86,20 @@ public static class MatrixSummary
 
     /// <summary>The chart's file name beside the run's JSON.</summary>
     public static string ChartFile(string label) => label.Replace(' ', '-') + ".svg";
+
+    /// <summary>
+    /// The problems in bold (the row fails); else whether the loss could not be checked and what the promise
+    /// allowed (the row passes, its losses shown); else ok.
+    /// </summary>
+    public static string CheckCell(RowCheck check)
+    {
+        if (!check.Ok) return "**" + string.Join("; ", check.Problems) + "**";
+        string[] said = [.. check.NotChecked is { } why ? [$"not checked: {why}"] : Array.Empty<string>(), .. check.Notes];
+        return said.Length > 0 ? string.Join("; ", said) : "ok";
+    }
+
+    /// <summary>Milliseconds as seconds for the table, e.g. 34.21 s, 1 s.</summary>
+    private static string Seconds(long ms) => string.Create(CultureInfo.InvariantCulture, $"{ms / 1000.0:0.##} s");
 
     private static string N(long value) => value.ToString(CultureInfo.InvariantCulture);
 

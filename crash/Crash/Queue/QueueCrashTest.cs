@@ -34,7 +34,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             $"{QueueReader.Consumers} consumers reading {options.Rate * ReadShare}/s, fault at {options.FaultAt} s");
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
-        var reader = new QueueReader(client, workload.ReadMessageUrl, runId);
+        var reader = new QueueReader(client, workload.ReadMessageUrl, runId, clock);
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate * ReadShare, stopConsumers.Token);
         var loop = new WriteLoop(client, workload, clock);
@@ -51,6 +51,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
         var drainS = readyS is not null ? clock.Now - readyS : null;
 
         var ledger = QueueLedger.Of(loop.Records.Select(w => (w.Seq, w.Outcome)), reader.Delivered, reader.InDoubt, reader.Foreign);
+        var ages = QueueLedger.Ages(loop.Records.Where(w => w.Outcome == WriteOutcome.Acked).Select(w => (w.Seq, w.CompletedS)), reader.Deliveries, faultResult.StartedS);
         var failed = loop.Records.Where(w => w.Class != ResponseClass.Ack).ToList();
         var recovery = RecoveryTime.Compute(loop.Records.Select(w => new WriteTiming(w.SentS, w.CompletedS, w.Class == ResponseClass.Ack)).ToList(), faultResult.StartedS);
         var result = new QueueResult
@@ -89,6 +90,9 @@ internal sealed class QueueCrashTest(CrashOptions options)
             Lost = drained ? ledger.Lost : 0,
             Unverified = drained ? 0 : ledger.Lost,
             Duplicated = ledger.Duplicated,
+            LostAgesMs = drained ? ages.LostMs : [],
+            OldestLostAgeMs = drained ? ages.OldestLostMs : null,
+            OldestHeldAgeMs = ages.OldestHeldMs,
             RecoveryS = CrashResultBuilder.Round(recovery.RecoveryS),
             FirstFailureS = CrashResultBuilder.Round(recovery.FirstFailureS),
             LastFailureS = CrashResultBuilder.Round(recovery.LastFailureS),
@@ -99,6 +103,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             InDoubtWrites = ledger.InDoubtWrites,
             InDoubtWritesDelivered = ledger.InDoubtWritesDelivered,
             ReadsInDoubt = ledger.ReadsInDoubt,
+            ReadPath = QueueReader.Guarantee,
             ReadsRefused = reader.Refused,
             Foreign = ledger.Foreign,
             Reads = reader.Reads,
@@ -122,7 +127,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
         const double ramp = CrashOptions.WarmupRampSeconds;
         Console.Error.WriteLine($"crash: {options.Label}: warm-up {warmupId}, {options.WarmupWrites} messages rising to {options.Rate}/s over {ramp} s, then at it for {options.WarmupSeconds} s, not judged");
         var workload = new QueueWorkload(options.Url, options.Storage, warmupId);
-        var reader = new QueueReader(client, workload.ReadMessageUrl, warmupId);
+        var reader = new QueueReader(client, workload.ReadMessageUrl, warmupId, new CrashClock());
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate, stopConsumers.Token);
         var loop = new WriteLoop(client, workload, new CrashClock());

@@ -1,3 +1,4 @@
+using Crash.Check;
 using Tank.Runner;
 
 namespace Crash.Queue;
@@ -60,5 +61,23 @@ public sealed record QueueLedger(
             Foreign: foreign,
             LostExamples: lost.Take(examples).ToList(),
             DuplicatedExamples: duplicated.Take(examples).ToList());
+    }
+
+    /// <summary>
+    /// The ages at the fault (<see cref="AckAges"/>) of each lost message, and of the oldest acknowledged
+    /// message still on the queue when the fault struck: one no read sent before the fault had taken.
+    /// A message read before the fault was no longer the store's to keep, so a queue its consumers had
+    /// emptied of old messages holds none older than a window, whatever was written.
+    /// </summary>
+    /// <param name="acked">Every acknowledged write: its sequence number and when its acknowledgement came.</param>
+    /// <param name="deliveries">This run's messages as read, each with when its read was sent.</param>
+    public static AckAges Ages(IEnumerable<(long Seq, double AckedS)> acked, IEnumerable<(long Seq, double ReadSentS)> deliveries, double faultS)
+    {
+        var firstRead = new Dictionary<long, double>();
+        foreach (var (seq, sentS) in deliveries) firstRead[seq] = Math.Min(sentS, firstRead.GetValueOrDefault(seq, double.MaxValue));
+        var writes = acked.ToList();
+        return AckAges.At(faultS,
+            writes.Where(w => !(firstRead.TryGetValue(w.Seq, out var readS) && readS < faultS)).Select(w => w.AckedS),
+            writes.Where(w => !firstRead.ContainsKey(w.Seq)).Select(w => w.AckedS));
     }
 }

@@ -7,18 +7,22 @@ namespace Crash.Queue;
 /// then a drain that reads until the queue answers 204 <see cref="EmptyInARow"/> times in a row.
 /// Thread-safe; the counts are final once the consumers and the drain have returned.
 /// </summary>
-internal sealed class QueueReader(HttpClient client, string readUrl, string runId)
+internal sealed class QueueReader(HttpClient client, string readUrl, string runId, CrashClock clock)
 {
+    /// <summary>What GET /read guarantees end to end: the store takes the message off the queue before the answer is written.</summary>
+    public const Check.ReadPath Guarantee = Check.ReadPath.AtMostOnce;
     public const int Consumers = 4;
     public const int EmptyInARow = 5;
     private static readonly TimeSpan EmptyPause = TimeSpan.FromMilliseconds(20);
     private static readonly TimeSpan FailurePause = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan DrainEmptyPause = TimeSpan.FromMilliseconds(200);
-    private readonly ConcurrentQueue<long> _delivered = new();
+    private readonly ConcurrentQueue<(long Seq, double ReadSentS)> _delivered = new();
     private long _reads, _foreign, _inDoubt, _refused;
 
     /// <summary>This run's messages in the order read (a sequence number twice: delivered twice).</summary>
-    public IReadOnlyList<long> Delivered => [.. _delivered];
+    public IReadOnlyList<long> Delivered => [.. _delivered.Select(d => d.Seq)];
+    /// <summary>As <see cref="Delivered"/>, each with when the read that took it was sent (on the run's clock).</summary>
+    public IReadOnlyList<(long Seq, double ReadSentS)> Deliveries => [.. _delivered];
     public long Reads => Interlocked.Read(ref _reads);
     public long Foreign => Interlocked.Read(ref _foreign);
     public long InDoubt => Interlocked.Read(ref _inDoubt);
@@ -74,12 +78,13 @@ internal sealed class QueueReader(HttpClient client, string readUrl, string runI
 
     private async Task<ReadOutcome> ReadAsync()
     {
+        var sentS = clock.Now;
         var answer = await CrashHttp.SendAsync(client, readUrl, body: null).ConfigureAwait(false);
         Interlocked.Increment(ref _reads);
         var outcome = Classify(answer, runId, out var seq);
         switch (outcome)
         {
-            case ReadOutcome.Own: _delivered.Enqueue(seq); break;
+            case ReadOutcome.Own: _delivered.Enqueue((seq, sentS)); break;
             case ReadOutcome.Foreign: Interlocked.Increment(ref _foreign); break;
             case ReadOutcome.InDoubt: Interlocked.Increment(ref _inDoubt); break;
             case ReadOutcome.Refused: Interlocked.Increment(ref _refused); break;

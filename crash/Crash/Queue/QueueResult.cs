@@ -18,6 +18,8 @@ public sealed record QueueResult : RunResult
     public long InDoubtWrites { get; init; }
     public long InDoubtWritesDelivered { get; init; }
     public long ReadsInDoubt { get; init; }
+    /// <summary>What the path the consumers read through guarantees end to end (GET /read: at most once).</summary>
+    public ReadPath ReadPath { get; init; } = QueueReader.Guarantee;
     /// <summary>Reads answered 4xx (nothing taken).</summary>
     public long ReadsRefused { get; init; }
     public long Foreign { get; init; }
@@ -35,7 +37,8 @@ public sealed record QueueResult : RunResult
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
-        ReadsInDoubt: ReadsInDoubt, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors);
+        ReadsInDoubt: ReadsInDoubt, ReadPath: ReadPath, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
+        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs);
 
     public override string Summary()
     {
