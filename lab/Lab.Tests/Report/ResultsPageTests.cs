@@ -120,9 +120,26 @@ public sealed class ResultsPageTests
             """);
 
         Assert.Contains("## Durability, measured", page);
-        Assert.Contains("| postgres | author | power-loss | 663 | 0 | — | 4 | 0 | powerLoss: nothing | **fails** |", page);
-        Assert.Contains("| redis-rdb | queue | db-kill | 797 | 143 | 72 | 283 | — | processCrash: since-snapshot | ok |", page);
+        Assert.Contains("| postgres | author | power-loss | 663 | 0 | — | — | 4 | 0 | powerLoss: nothing | **fails** |", page);
+        Assert.Contains("| redis-rdb | queue | db-kill | 797 | 143 | — | 72 | 283 | — | processCrash: since-snapshot | ok |", page);
         Assert.Contains("--crash ", page);
+    }
+
+    [Fact]
+    public void TheDurabilityTableShowsTheWindowTheOldestLossAndARowThatCheckedNothingOrLostWhatItsPathAllows()
+    {
+        var page = PageWithCrashTest("""
+            [{"storage":"tarantool-memtx","kind":"author","fault":"power-loss","started_at":"2026-11-28T05:00:00Z","acked":3025,"lost":933,"in_doubt":0,"stale":0,"oldest_lost_age_ms":19500,
+              "check":{"promise":"powerLoss","promised":"window","window_ms":30000,"ok":true,"not_checked":"no write older than the window","notes":["933 keys lost or stale, all within the 30000 ms window (the oldest 19500 ms before the fault)"]}},
+             {"storage":"redis-aof","kind":"queue","fault":"power-loss","started_at":"2026-11-28T05:01:00Z","acked":900,"lost":40,"in_doubt":0,"oldest_lost_age_ms":4200,
+              "check":{"promise":"powerLoss","promised":"window","window_ms":1000,"ok":false,"notes":[]}},
+             {"storage":"postgres","kind":"queue","fault":"db-stop","started_at":"2026-11-28T05:02:00Z","acked":800,"lost":4,"duplicated":0,"in_doubt":4,
+              "check":{"promise":"processCrash","promised":"nothing","ok":true,"notes":["lost 4 (at-most-once read path: 4 reads in doubt)"]}}]
+            """);
+
+        Assert.Contains("| tarantool-memtx | author | power-loss | 3025 | 933 | 19.5 s | — | 0 | 0 | powerLoss: window 30 s | not checked: no write older than the window; 933 keys lost", page);
+        Assert.Contains("| redis-aof | queue | power-loss | 900 | 40 | 4.2 s | — | 0 | — | powerLoss: window 1 s | **fails** |", page);
+        Assert.Contains("| postgres | queue | db-stop | 800 | 4 | — | 0 | 4 | — | processCrash: nothing | ok; lost 4 (at-most-once read path: 4 reads in doubt) |", page);
     }
 
     [Fact]
