@@ -8,6 +8,7 @@ namespace Lab.Tests.Bench;
 /// a process put in a group is there with its children, a quota really throttles, and the group
 /// is gone afterwards with the process back where it was.
 /// </summary>
+[Collection("cgroups")] // one at a time: pinning moves this test process itself
 public sealed class CpuGroupTests
 {
     private static string Name(string what) => $"integrationservice-test-{Environment.ProcessId}-{what}";
