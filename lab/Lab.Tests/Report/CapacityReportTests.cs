@@ -32,10 +32,10 @@ public sealed class CapacityReportTests
         Capacity(0, 0, 0).Write(dir.Run("tarantool-memtx", "author-read", 10, _ => 100, _ => 1, Schedule));
         ReportBuilder.Build(dir.Path, sloMs: 10);
         var md = dir.Read("report.md");
-        Assert.Contains("| architecture | author-read: rps @ SLO · p99 ms · capacity [interval] |", md);
-        Assert.Contains("| postgres | ≥ 100 · 1.00 · 1050 [1000–1100] |", md);
+        Assert.Contains("| architecture | author-read: capacity @ SLO [interval] (ramp: rps @ SLO, p99) |", md);
+        Assert.Contains("| postgres | 1050 [1000–1100] (ramp: ≥ 100, p99 1.00 ms) |", md);
         // Only errors in every repetition: 0, no interval.
-        Assert.Contains("| tarantool-memtx | ≥ 100 · 1.00 · 0 |", md);
+        Assert.Contains("| tarantool-memtx | 0 (ramp: ≥ 100, p99 1.00 ms) |", md);
         Assert.Contains("\"capacity\" is the rate a repetition held at the SLO for a whole confirmation", md);
         Assert.Contains("held for 15 s", md);
 
@@ -64,7 +64,7 @@ public sealed class CapacityReportTests
              "median": 9732, "spread": {"min": 0, "max": 19465}}
             """);
         ReportBuilder.Build(dir.Path, sloMs: 10);
-        Assert.Contains("| postgres | ≥ 100 · 1.00 · 6669 |", dir.Read("report.md"));
+        Assert.Contains("| postgres | 6669 (ramp: ≥ 100, p99 1.00 ms) |", dir.Read("report.md"));
         var cell = Lab.Compare.ReportFileReader.Read(dir.Path).Cells.Single();
         Assert.Equal((6669.0, Lab.Compare.Spread.Of(6669)), (cell.Capacity.Value, cell.Capacity.Spread));
     }

@@ -56,17 +56,23 @@ public static class ReportText
     }
 
     /// <summary>
-    /// Architecture × scenario: "max rps under the SLO / p99 ms", like the Go benchmark's summary. A
-    /// queue-read run whose queue ran dry is marked: its figures are partly empty-queue answers.
+    /// Architecture × scenario: "max rps under the SLO / p99 ms" of the ramp, like the Go benchmark's
+    /// summary; with repetitions the capacity and its interval lead, and the ramp's figures follow in
+    /// brackets named as the ramp's (an overloaded ramp's "0 under the SLO" beside a capacity would read
+    /// as a contradiction). A queue-read run whose queue ran dry is marked: its figures are partly
+    /// empty-queue answers.
     /// </summary>
     public static (string[] Header, List<string[]> Rows) Summary(IReadOnlyList<RunAnalysis> runs)
     {
         var scenarios = runs.Select(r => r.Scenario).Distinct().OrderBy(s => s.Contains("write") ? 1 : s.Contains("mixed") ? 2 : 0).ThenBy(s => s).ToList();
         var confirmed = runs.Any(r => r.Capacity is not null);
-        var header = new[] { "architecture" }.Concat(scenarios.Select(s => $"{s}: rps @ SLO · p99 ms{(confirmed ? " · capacity [interval]" : "")}")).ToArray();
+        var header = new[] { "architecture" }.Concat(scenarios.Select(s => confirmed ? $"{s}: capacity @ SLO [interval] (ramp: rps @ SLO, p99)" : $"{s}: rps @ SLO · p99 ms")).ToArray();
         var rows = runs.Select(r => r.Storage).Distinct().Select(storage =>
             new[] { storage }.Concat(scenarios.Select(s => runs.FirstOrDefault(r => r.Storage == storage && r.Scenario == s) is { } run
-                ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}{Confirmed(run)}{(run.QueueRanDry ? " ⚠ queue ran dry" : "")}" : "—")).ToArray()).ToList();
+                ? (!confirmed ? $"{Sustained(run)} · {Ms(run.QuantilesMs["p99"])}"
+                    : run.Capacity is null ? $"— (ramp: {Sustained(run)}, p99 {Ms(run.QuantilesMs["p99"])} ms)"
+                    : $"{Confirmed(run)[3..]} (ramp: {Sustained(run)}, p99 {Ms(run.QuantilesMs["p99"])} ms)")
+                  + (run.QueueRanDry ? " ⚠ queue ran dry" : "") : "—")).ToArray()).ToList();
         return (header, rows);
     }
 
