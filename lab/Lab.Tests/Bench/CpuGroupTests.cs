@@ -58,14 +58,24 @@ public sealed class CpuGroupTests
     public void ACpusetKeepsAProcessOnItsCoresAndWhatItStartsLaterFollowsIt()
     {
         var cpus = CpuGroup.AvailableCpus();
-        using var shell = Start("sleep 30");
+        var core = cpus[^1].ToString(System.Globalization.CultureInfo.InvariantCulture);
+        // The shell starts its long child half a second after it is put in the group.
+        using var shell = Start("sleep 0.5; sleep 31 & wait");
         try
         {
-            using var group = CpuGroup.Cores(Name("cores"), cpus[^1].ToString(System.Globalization.CultureInfo.InvariantCulture));
+            using var group = CpuGroup.Cores(Name("cores"), core);
             group.Add(shell.Id);
-            Assert.Equal([shell.Id], group.Processes());
-            Assert.Equal(cpus[^1].ToString(System.Globalization.CultureInfo.InvariantCulture),
-                File.ReadLines($"/proc/{shell.Id}/status").First(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal)).Split(':')[1].Trim());
+            var child = 0;
+            for (var i = 0; i < 50 && child == 0; i++)
+            {
+                Thread.Sleep(100);
+                child = CpuMeterChildren(shell.Id).FirstOrDefault(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("31", StringComparison.Ordinal));
+            }
+            Assert.True(child > 0, "the shell never started its child");
+            Assert.Contains(shell.Id, group.Processes());
+            Assert.Contains(child, group.Processes());
+            foreach (var pid in new[] { shell.Id, child })
+                Assert.Equal(core, File.ReadLines($"/proc/{pid}/status").First(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal)).Split(':')[1].Trim());
         }
         finally
         {
