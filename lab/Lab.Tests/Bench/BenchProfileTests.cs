@@ -108,6 +108,7 @@ public sealed class BenchProfileTests
         Assert.Contains("left out of this default run (profile leave_out; named with --storage or --scenario they run): postgres-redis-cache author-write", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
         Assert.DoesNotContain("left out", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r", Scenarios = ["queue-write"] }));
         Assert.DoesNotContain("left out", BenchReport.Note(Load(true), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+        Assert.DoesNotContain("left out", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r", ClusterNodes = 3 }));
         var isolated = BenchReport.Note(Load(false), new BenchOptions { Pin = true, Throttles = new Dictionary<string, double> { ["tarantool"] = 0.25 }, ServiceDll = "s.dll", Root = "/r" });
         Assert.Contains("--pin: the generator on the first core", isolated);
         Assert.Contains("tarantool held to 0.25 cores", isolated);

@@ -74,7 +74,7 @@ public sealed record BenchMatrix(
         var cells = Enum.GetValues<Scenario>().Where(selected.Contains)
             .SelectMany(s => chosen.Where(a => a.Serve(s.Api()) && (scenarios is not null || !(RepeatsAnAuthorCell(s, a) || RepeatsAnEarlierWrite(s, a, chosen) || RepeatsAnEarlierRead(s, a, chosen))))
                 .Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
-            .Where(c => storages is not null || scenarios is not null || !leftOut.Contains((c.Storage, c.Scenario)))
+            .Where(c => !LeavesOut(storages, scenarios, null, clusterNodes) || !leftOut.Contains((c.Storage, c.Scenario)))
             .ToList();
         // A cache's benefit depends on skew: author-read asked for by name also runs with zipfian keys on every selected
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
@@ -97,9 +97,13 @@ public sealed record BenchMatrix(
 
     /// <summary>
     /// The profile's <c>leave_out</c> ("architecture scenario" per entry): cells the default run
-    /// (neither --storage nor --scenario) leaves out to stay within its hour; naming the
-    /// architecture or the scenario runs them. An entry naming no known cell is bad input.
+    /// (<see cref="LeavesOut"/>: no --storage, --scenario, --workload or --cluster) leaves out to stay
+    /// within its hour; naming the architecture or the scenario runs them. An entry naming no known
+    /// cell is bad input.
     /// </summary>
+    public static bool LeavesOut(IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, string? workload, int clusterNodes) =>
+        storages is null && scenarios is null && workload is null && clusterNodes < 2;
+
     public static HashSet<(string Storage, Scenario Scenario)> LeftOut(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries)
     {
         var cells = new HashSet<(string, Scenario)>();

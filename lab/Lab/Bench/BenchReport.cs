@@ -63,7 +63,7 @@ public static class BenchReport
         if (o.Pin) note += "; --pin: the generator on the first core, the service and its servers on the others (cgroup cpusets), so every figure is of a stack with fewer cores";
         if (o.Throttles.Count > 0)
             note += "; --throttle: " + string.Join(", ", o.Throttles.Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.Key} held to {t.Value} cores"))) + " (cgroup cpu quota) for the whole run";
-        if (o.Storages is null && o.Scenarios is null && o.Workload is null && p.LeftOutCells.Count > 0)
+        if (BenchMatrix.LeavesOut(o.Storages, o.Scenarios, o.Workload, o.ClusterNodes) && p.LeftOutCells.Count > 0)
             note += $"; left out of this default run (profile leave_out; named with --storage or --scenario they run): {string.Join(", ", p.LeftOutCells)}";
         if (p.Quick) note += ". --quick: short steps on a reduced data set, a smoke test, not a basis for conclusions";
         return note;
