@@ -160,6 +160,203 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         await AssertProblemAsync(response, HttpStatusCode.UnsupportedMediaType, detail: null);
     }
 
+    // ---- the leased read: POST /read?lease=, POST /ack, POST /nack ----------------------------------
+
+    protected Task<HttpResponseMessage> LeaseAsync(string lease = "30s") => Client.PostAsync($"/read/{QueueInUrl}?lease={lease}", null);
+
+    private Task<HttpResponseMessage> AckAsync(string receipt) => Client.PostAsync($"/ack/{QueueInUrl}/{receipt}", null);
+
+    private Task<HttpResponseMessage> NackAsync(string receipt) => Client.PostAsync($"/nack/{QueueInUrl}/{receipt}", null);
+
+    private async Task<(long Id, string Receipt, JsonElement Message)> LeaseOneAsync(string lease = "30s")
+    {
+        var response = await LeaseAsync(lease);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var json = await JsonAsync(response);
+        return (json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!, json.GetProperty("read_message"));
+    }
+
+    /// <summary>Leases until a message comes, for at most <paramref name="within"/> (a lease that ended is given back by the store's own clock).</summary>
+    private async Task<(long Id, string Receipt, JsonElement Message)> LeaseWhenBackAsync(TimeSpan within, string lease = "30s")
+    {
+        var until = DateTime.UtcNow + within;
+        while (true)
+        {
+            var response = await LeaseAsync(lease);
+            if (response.StatusCode == HttpStatusCode.OK)
+            {
+                var json = await JsonAsync(response);
+                return (json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!, json.GetProperty("read_message"));
+            }
+            Assert.Equal(HttpStatusCode.NoContent, response.StatusCode);
+            Assert.True(DateTime.UtcNow < until, $"nothing came back within {within.TotalSeconds} s");
+            await Task.Delay(100);
+        }
+    }
+
+    private async Task<long> WriteIdAsync(string json)
+    {
+        var write = await WriteAsync(json);
+        Assert.Equal(HttpStatusCode.Created, write.StatusCode);
+        return (await JsonAsync(write)).GetProperty("id").GetInt64();
+    }
+
+    [Fact]
+    public async Task ALeasedMessageComesWithAReceiptIsNobodyElsesAndIsGoneOnceAcknowledged()
+    {
+        await DrainAsync();
+        var id = await WriteIdAsync("""{"lease":"me"}""");
+
+        var response = await LeaseAsync("30s");
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var body = await response.Content.ReadAsStringAsync();
+        Assert.Contains("\"read_message\":{\"lease\":\"me\"}", body); // byte for byte, as GET /read
+        var json = JsonDocument.Parse(body).RootElement;
+        Assert.Equal(Queue, json.GetProperty("queue").GetString());
+        Assert.Equal("lease", json.GetProperty("action").GetString());
+        Assert.Equal(id, json.GetProperty("id").GetInt64());
+        Assert.Equal(30_000, json.GetProperty("lease_ms").GetInt64());
+        var receipt = json.GetProperty("receipt").GetString()!;
+        Assert.True(QueueLease.IsWellFormed(receipt), receipt);
+
+        // Leased: neither read path hands it out, and it is not waiting.
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+        Assert.Equal(0, (await JsonAsync(await Client.GetAsync($"/depth/{QueueInUrl}"))).GetProperty("depth").GetInt64());
+
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receipt)).StatusCode);
+        await AssertProblemAsync(await AckAsync(receipt), HttpStatusCode.NotFound, "already acknowledged");
+        await AssertProblemAsync(await NackAsync(receipt), HttpStatusCode.NotFound, "No lease");
+    }
+
+    [Fact]
+    public async Task AnAcknowledgedMessageNeverComesBackEvenAfterItsLease()
+    {
+        await DrainAsync();
+        await WriteIdAsync("""{"acked":1}""");
+        var (_, receipt, _) = await LeaseOneAsync("1s");
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receipt)).StatusCode);
+
+        await Task.Delay(TimeSpan.FromSeconds(3)); // past the lease, and past a reaper's pass
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+    }
+
+    [Fact]
+    public async Task AMessageNeverAcknowledgedComesBackAfterItsLeaseAndTheOldReceiptIsRefused()
+    {
+        await DrainAsync();
+        var id = await WriteIdAsync("""{"forgotten":true}""");
+        var started = DateTime.UtcNow;
+        var (_, first, _) = await LeaseOneAsync("1s");
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+
+        await Task.Delay(TimeSpan.FromSeconds(1.5));
+        // Expired: its receipt no longer acknowledges, even before anyone leased the message again.
+        await AssertProblemAsync(await AckAsync(first), HttpStatusCode.NotFound, "expired");
+
+        var (againId, second, message) = await LeaseWhenBackAsync(TimeSpan.FromSeconds(15));
+        Assert.True(DateTime.UtcNow - started >= TimeSpan.FromSeconds(1), "delivered again before its lease ended");
+        Assert.Equal(id, againId);
+        Assert.True(message.GetProperty("forgotten").GetBoolean());
+        Assert.NotEqual(first, second);
+        await AssertProblemAsync(await AckAsync(first), HttpStatusCode.NotFound, "No lease");
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(second)).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+    }
+
+    [Fact]
+    public async Task ANackedMessageIsDeliveredAgainAtOnce()
+    {
+        await DrainAsync();
+        var first = await WriteIdAsync("""{"n":1}""");
+        var second = await WriteIdAsync("""{"n":2}""");
+        var (leased, receipt, _) = await LeaseOneAsync("5m");
+        Assert.Equal(first, leased);
+        Assert.Equal(HttpStatusCode.NoContent, (await NackAsync(receipt)).StatusCode);
+        await AssertProblemAsync(await AckAsync(receipt), HttpStatusCode.NotFound, "given back");
+
+        // Well within the 5-minute lease: given back, not expired.
+        var (again, receiptAgain, _) = await LeaseWhenBackAsync(TimeSpan.FromSeconds(5));
+        var (next, receiptNext, _) = await LeaseOneAsync();
+        Assert.Equal([first, second], new[] { again, next }.Order());
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receiptAgain)).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receiptNext)).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+    }
+
+    [Fact]
+    public async Task TwoReadersNeverHoldTheSameLeaseAndTogetherTheyGetEveryMessage()
+    {
+        await DrainAsync();
+        var written = new HashSet<long>();
+        for (var i = 0; i < 40; i++) written.Add(await WriteIdAsync($$"""{"n":{{i}}}"""));
+
+        var leases = new System.Collections.Concurrent.ConcurrentBag<(long Id, string Receipt)>();
+        await Task.WhenAll(Enumerable.Range(0, 8).Select(async _ =>
+        {
+            while (true)
+            {
+                var response = await LeaseAsync();
+                if (response.StatusCode == HttpStatusCode.NoContent) return;
+                Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+                var json = await JsonAsync(response);
+                leases.Add((json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!));
+            }
+        }));
+
+        Assert.Equal(written.Order(), leases.Select(l => l.Id).Order()); // each once: no message held twice, none missed
+        Assert.Equal(40, leases.Select(l => l.Receipt).Distinct().Count());
+        foreach (var (_, receipt) in leases) Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receipt)).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+    }
+
+    [Fact]
+    public async Task GetReadSkipsALeasedMessageAndTakesTheNext()
+    {
+        await DrainAsync();
+        var first = await WriteIdAsync("""{"n":1}""");
+        var second = await WriteIdAsync("""{"n":2}""");
+        var (leased, receipt, _) = await LeaseOneAsync();
+        Assert.Equal(first, leased);
+        Assert.Equal(second, (await JsonAsync(await ReadAsync())).GetProperty("id").GetInt64());
+        Assert.Equal(HttpStatusCode.NoContent, (await ReadAsync()).StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, (await AckAsync(receipt)).StatusCode);
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("500ms")]
+    [InlineData("16m")]
+    [InlineData("901s")]
+    [InlineData("-5")]
+    [InlineData("soon")]
+    [InlineData("1h")]
+    public async Task ALeaseOutsideOneSecondToFifteenMinutesIsRefusedAndTakesNothing(string lease)
+    {
+        await DrainAsync();
+        var id = await WriteIdAsync("""{"kept":true}""");
+        await AssertProblemAsync(await LeaseAsync(lease), HttpStatusCode.BadRequest, lease);
+        Assert.Equal(id, (await JsonAsync(await ReadAsync())).GetProperty("id").GetInt64());
+    }
+
+    [Theory]
+    [InlineData("00000000000000000000000000000000")]
+    [InlineData("1-2")]
+    [InlineData("nope")]
+    public async Task AnUnknownReceiptIs404ProblemDetails(string receipt)
+    {
+        await AssertProblemAsync(await AckAsync(receipt), HttpStatusCode.NotFound, "No lease");
+        await AssertProblemAsync(await NackAsync(receipt), HttpStatusCode.NotFound, "No lease");
+    }
+
+    [Fact]
+    public async Task AMalformedReceiptIs400()
+    {
+        await AssertProblemAsync(await AckAsync("has%20space"), HttpStatusCode.BadRequest, "receipt");
+        await AssertProblemAsync(await AckAsync(new string('a', QueueLease.MaxReceiptLength + 1)), HttpStatusCode.BadRequest, "receipt");
+    }
+
     private IQueueStore Store => Services.GetRequiredService<StorageRegistry>().Queue(Queue).Store;
 
     /// <summary>Writes <paramref name="count"/> messages and returns the id of the last.</summary>

@@ -12,7 +12,26 @@ public interface IQueueStore
     /// <summary>Takes the oldest message off the queue, or null when the queue is empty.</summary>
     Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken);
 
-    /// <summary>Messages waiting (for the benchmark's start and end depth; may scan the queue).</summary>
+    /// <summary>
+    /// The leased read: takes the oldest message that is neither leased nor acknowledged and holds it
+    /// for <paramref name="lease"/>, or null when there is none. Until the lease ends the message is
+    /// nobody else's; acknowledged (<see cref="AckAsync"/>) it is gone; given back
+    /// (<see cref="NackAsync"/>) or not acknowledged in time, it is delivered again. Each store
+    /// documents the mechanism (its own where it has one) and what happens to a lease when the
+    /// service or the server fails.
+    /// </summary>
+    Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases): every store implements it");
+
+    /// <summary>
+    /// Deletes the message of a lease still held; false when the receipt names no lease held now
+    /// (unknown, already acknowledged or given back, or expired: the message may be delivered again).
+    /// </summary>
+    Task<bool> AckAsync(string receipt, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases)");
+
+    /// <summary>Ends a lease still held at once, so the message is delivered again; false as for <see cref="AckAsync"/>.</summary>
+    Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases)");
+
+    /// <summary>Messages waiting, not counting leased ones (for the benchmark's start and end depth; may scan the queue).</summary>
     Task<long> CountAsync(CancellationToken cancellationToken);
 
     /// <summary>The store's bulk fill for the fill-queue tool, where it has one (else messages are written one by one).</summary>

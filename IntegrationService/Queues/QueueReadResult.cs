@@ -26,3 +26,27 @@ internal sealed class QueueReadResult(string queue, QueueMessage message) : IRes
         await response.BodyWriter.FlushAsync(httpContext.RequestAborted);
     }
 }
+
+/// <summary>Writes <see cref="QueueLeaseResponse"/> the same way: the stored message copied in as it is.</summary>
+internal sealed class QueueLeaseResult(string queue, LeasedMessage message, TimeSpan lease) : IResult
+{
+    public async Task ExecuteAsync(HttpContext httpContext)
+    {
+        var response = httpContext.Response;
+        response.StatusCode = StatusCodes.Status200OK;
+        response.ContentType = "application/json; charset=utf-8";
+        using (var json = new Utf8JsonWriter(response.BodyWriter))
+        {
+            json.WriteStartObject();
+            json.WriteString("queue", queue);
+            json.WriteString("action", "lease");
+            json.WriteNumber("id", message.Id);
+            json.WriteString("receipt", message.Receipt);
+            json.WriteNumber("lease_ms", (long)lease.TotalMilliseconds);
+            json.WritePropertyName("read_message");
+            json.WriteRawValue(message.Body.Span, skipInputValidation: true);
+            json.WriteEndObject();
+        }
+        await response.BodyWriter.FlushAsync(httpContext.RequestAborted);
+    }
+}

@@ -20,6 +20,18 @@ public sealed record QueueReadResponse(
     [property: JsonPropertyName("id")] long Id,
     [property: JsonPropertyName("read_message")] JsonElement ReadMessage);
 
+/// <summary>
+/// 200 answer of <c>POST /read/{queue}</c>: the message, its receipt for <c>/ack</c> and <c>/nack</c>,
+/// and the lease granted. Documents the shape; <see cref="QueueLeaseResult"/> writes it.
+/// </summary>
+public sealed record QueueLeaseResponse(
+    [property: JsonPropertyName("queue")] string Queue,
+    [property: JsonPropertyName("action")] string Action,
+    [property: JsonPropertyName("id")] long Id,
+    [property: JsonPropertyName("receipt")] string Receipt,
+    [property: JsonPropertyName("lease_ms")] long LeaseMs,
+    [property: JsonPropertyName("read_message")] JsonElement ReadMessage);
+
 /// <summary>Answer of <c>/depth/{queue}</c>: messages waiting.</summary>
 public sealed record QueueDepthResponse(
     [property: JsonPropertyName("queue")] string Queue,

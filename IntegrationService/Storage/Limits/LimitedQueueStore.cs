@@ -17,6 +17,24 @@ internal sealed class LimitedQueueStore(IQueueStore inner, BackendPermits permit
         return await inner.DequeueAsync(cancellationToken);
     }
 
+    public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
+    {
+        using var permit = await permits.AcquireAsync();
+        return await inner.LeaseAsync(lease, cancellationToken);
+    }
+
+    public async Task<bool> AckAsync(string receipt, CancellationToken cancellationToken)
+    {
+        using var permit = await permits.AcquireAsync();
+        return await inner.AckAsync(receipt, cancellationToken);
+    }
+
+    public async Task<bool> NackAsync(string receipt, CancellationToken cancellationToken)
+    {
+        using var permit = await permits.AcquireAsync();
+        return await inner.NackAsync(receipt, cancellationToken);
+    }
+
     public async Task<long> CountAsync(CancellationToken cancellationToken)
     {
         using var lease = await permits.AcquireAsync();
