@@ -265,6 +265,29 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
     }
 
+    /// <summary>The store gives an ended lease back by itself: a reader of GET /read alone, who never leases, gets it.</summary>
+    [Fact]
+    public async Task ALeaseThatEndsGivesItsMessageBackToGetReadToo()
+    {
+        await DrainAsync();
+        var id = await WriteIdAsync("""{"back":"to get"}""");
+        await LeaseOneAsync("1s");
+        var until = DateTime.UtcNow + TimeSpan.FromSeconds(15);
+        while (true)
+        {
+            var read = await ReadAsync();
+            if (read.StatusCode == HttpStatusCode.OK)
+            {
+                Assert.Equal(id, (await JsonAsync(read)).GetProperty("id").GetInt64());
+                break;
+            }
+            Assert.Equal(HttpStatusCode.NoContent, read.StatusCode);
+            Assert.True(DateTime.UtcNow < until, "GET /read never got the message of the lease that ended");
+            await Task.Delay(200);
+        }
+        Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
+    }
+
     [Fact]
     public async Task ANackedMessageIsDeliveredAgainAtOnce()
     {

@@ -58,6 +58,25 @@ public static class QueueLease
         receipt.Length is > 0 and <= MaxReceiptLength
         && receipt.AsSpan().IndexOfAnyExcept("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_.") < 0;
 
+    /// <summary>
+    /// A receipt for a store that keeps the lease beside the message: <c>id.token</c>, the token a
+    /// random number below 2^53 (exact as a double, for Tarantool's Lua) that the store checks.
+    /// </summary>
+    public static (long Token, Func<long, string> Receipt) NewIdToken()
+    {
+        var token = Random.Shared.NextInt64(1, 1L << 53);
+        return (token, id => string.Create(CultureInfo.InvariantCulture, $"{id}.{token}"));
+    }
+
+    /// <summary>Splits an <c>id.token</c> receipt; false for anything else.</summary>
+    public static bool TryParseIdToken(string receipt, out long id, out long token)
+    {
+        token = 0;
+        var dot = receipt.IndexOf('.');
+        return long.TryParse(receipt.AsSpan(0, Math.Max(dot, 0)), NumberStyles.None, CultureInfo.InvariantCulture, out id) & dot > 0
+            && long.TryParse(receipt.AsSpan(dot + 1), NumberStyles.None, CultureInfo.InvariantCulture, out token);
+    }
+
     /// <summary>A receipt nobody can guess or reuse across leases: 128 random bits, hex.</summary>
     public static string NewToken() => Convert.ToHexStringLower(Guid.NewGuid().ToByteArray());
 }

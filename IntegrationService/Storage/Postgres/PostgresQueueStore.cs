@@ -18,9 +18,46 @@ namespace IntegrationService.Storage.Postgres;
 /// and most scan from just past the last id taken (<see cref="QueueTakeCursor"/>), not over the dead
 /// index entries the deletes leave at the head.
 /// </para>
+/// <para>
+/// The leased read moves the oldest unlocked message into <c>queue_leases</c> with a random token
+/// and the lease's end (server time), in one statement; its receipt is <c>id.token</c>. An ack
+/// deletes the lease row while it has not ended; a nack moves it back at once, and a lease that
+/// ended is moved back by the next leased read (in the same transaction, before it takes) and by
+/// a reaper every <see cref="ReapEvery"/> once this process has read the queue. A message moved
+/// back keeps its id, so it is the oldest again. Everything is a committed row: a lease survives
+/// the service's restart and PostgreSQL's (and ends on the database's clock).
+/// </para>
 /// </summary>
-public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
+public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller, IAsyncDisposable
 {
+    /// <summary>How often a lease that ended is given back when no leased read comes to do it.</summary>
+    public static readonly TimeSpan ReapEvery = TimeSpan.FromSeconds(1);
+
+    // Moves every lease that ended back into the queue, under its own id.
+    private const string ReapSql =
+        """
+        with ended as (delete from queue_leases where leased_until <= now() returning id, body)
+        insert into queue_messages (id, body) overriding system value select id, body from ended
+        """;
+
+    private const string LeaseSql =
+        """
+        with taken as (
+            delete from queue_messages
+            where id = (select id from queue_messages order by id for update skip locked limit 1)
+            returning id, body)
+        insert into queue_leases (id, body, token, leased_until)
+        select id, body, $1, now() + $2 from taken
+        returning id, body
+        """;
+
+    private const string AckSql = "delete from queue_leases where id = $1 and token = $2 and leased_until > now()";
+
+    private const string NackSql =
+        """
+        with back as (delete from queue_leases where id = $1 and token = $2 and leased_until > now() returning id, body)
+        insert into queue_messages (id, body) overriding system value select id, body from back
+        """;
     /// <summary>Most reads one take serves.</summary>
     public const int MaxBatch = 64;
 
@@ -40,10 +77,13 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
     private readonly PostgresDatabase _database;
     private readonly QueueTakeBatcher<QueueMessage> _takes;
 
+    private readonly LeaseReaper _reaper;
+
     public PostgresQueueStore(PostgresDatabase database, IOptions<PostgresOptions> options)
     {
         _database = database;
         _takes = new QueueTakeBatcher<QueueMessage>(TakeAsync, options.Value.QueueTakesInFlight, MaxBatch);
+        _reaper = new LeaseReaper(_ => ReapAsync(), ReapEvery);
     }
 
     public Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken) =>
@@ -54,7 +94,53 @@ public sealed class PostgresQueueStore : IQueueStore, IQueueBulkFiller
             return (long)(await command.ExecuteScalarAsync())!;
         });
 
-    public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) => _takes.TakeOneAsync();
+    public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
+    {
+        _reaper.Start();
+        return _takes.TakeOneAsync();
+    }
+
+    public Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
+    {
+        _reaper.Start();
+        return _database.RunAsync((Token: QueueLease.NewIdToken(), lease), static async (source, call) =>
+        {
+            await using var batch = source.CreateBatch();
+            batch.BatchCommands.Add(new NpgsqlBatchCommand(ReapSql));
+            batch.BatchCommands.Add(new NpgsqlBatchCommand(LeaseSql)
+            {
+                Parameters = { new NpgsqlParameter<long> { TypedValue = call.Token.Token }, new NpgsqlParameter<TimeSpan> { TypedValue = call.lease } },
+            });
+            await using var reader = await batch.ExecuteReaderAsync();
+            if (!await reader.ReadAsync()) return null;
+            return new LeasedMessage(reader.GetInt64(0), reader.GetFieldValue<byte[]>(1), call.Token.Receipt(reader.GetInt64(0)));
+        });
+    }
+
+    public Task<bool> AckAsync(string receipt, CancellationToken cancellationToken) => EndLeaseAsync(AckSql, receipt);
+
+    public Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => EndLeaseAsync(NackSql, receipt);
+
+    private Task<bool> EndLeaseAsync(string sql, string receipt)
+    {
+        if (!QueueLease.TryParseIdToken(receipt, out var id, out var token)) return Task.FromResult(false);
+        return _database.RunAsync((sql, id, token), static async (source, call) =>
+        {
+            await using var command = source.CreateCommand(call.sql);
+            command.Parameters.Add(new NpgsqlParameter<long> { TypedValue = call.id });
+            command.Parameters.Add(new NpgsqlParameter<long> { TypedValue = call.token });
+            return await command.ExecuteNonQueryAsync() == 1;
+        });
+    }
+
+    private Task<int> ReapAsync() =>
+        _database.RunAsync(0, static async (source, _) =>
+        {
+            await using var command = source.CreateCommand(ReapSql);
+            return await command.ExecuteNonQueryAsync();
+        });
+
+    public ValueTask DisposeAsync() => _reaper.DisposeAsync();
 
     /// <summary>
     /// Deletes up to <paramref name="count"/> of the oldest unlocked messages from the cursor's id on

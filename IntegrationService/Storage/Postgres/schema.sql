@@ -31,6 +31,17 @@ create table if not exists queue_messages (
     body bytea not null
 );
 
+-- Messages taken by a leased read (POST /read/postgres?lease=): moved here, out of queue_messages,
+-- until acknowledged (deleted here) or given back (moved back under their own id) when the lease
+-- ends or is given up. GET /read never sees them.
+create table if not exists queue_leases (
+    id           bigint primary key,
+    body         bytea not null,
+    token        bigint not null,
+    leased_until timestamptz not null
+);
+create index if not exists queue_leases_leased_until on queue_leases (leased_until);
+
 -- The postgres key-value store (/v0/entity?storage=postgres): one row per key.
 create table if not exists kv (
     key   text  primary key,

@@ -9,6 +9,13 @@ namespace IntegrationService.Storage.Tarantool;
 /// A FIFO space per engine (queue_memtx, queue_vinyl), written and taken by init.lua's stored
 /// functions queue_put and queue_take: one round trip each, and a take is atomic (see init.lua;
 /// vinyl's takes find the oldest id in a memtx index of the waiting ids, not in the LSM tree).
+/// <para>
+/// The leased read is init.lua's queue_lease, queue_ack and queue_nack: a leased message moves, in
+/// one transaction, into the engine's lease space with a random token and the lease's end on
+/// Tarantool's clock; its receipt is <c>id.token</c>. An ack deletes it while the lease has not
+/// ended; a nack, or the server's own reaper fiber (every 0.2 s) once the lease ended, moves it
+/// back under its id. Leases are written to the WAL like the queue: they survive a restart.
+/// </para>
 /// </summary>
 public sealed class TarantoolQueueStore(TarantoolConnection connection, string engine) : IQueueStore
 {
@@ -31,6 +38,43 @@ public sealed class TarantoolQueueStore(TarantoolConnection connection, string e
     {
         using var response = await connection.SendAsync(IprotoCode.Call, engine, WriteTake, cancellationToken);
         return ReadTaken(response);
+    }
+
+    public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
+    {
+        var (token, receipt) = QueueLease.NewIdToken();
+        using var response = await connection.SendAsync(IprotoCode.Call, (engine, token, lease.TotalSeconds), WriteLease, cancellationToken);
+        return ReadTaken(response) is { } message ? new LeasedMessage(message.Id, message.Body, receipt(message.Id)) : null;
+    }
+
+    public Task<bool> AckAsync(string receipt, CancellationToken cancellationToken) => EndLeaseAsync("queue_ack", receipt, cancellationToken);
+
+    public Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => EndLeaseAsync("queue_nack", receipt, cancellationToken);
+
+    private async Task<bool> EndLeaseAsync(string function, string receipt, CancellationToken cancellationToken)
+    {
+        if (!QueueLease.TryParseIdToken(receipt, out var id, out var token)) return false;
+        using var response = await connection.SendAsync(IprotoCode.Call, (function, engine, id, token), WriteEndLease, cancellationToken);
+        var reader = response.ReadData();
+        return reader.ReadArrayHeader() > 0 && reader.ReadBoolean();
+    }
+
+    private static void WriteLease(ref MessagePackWriter writer, (string Engine, long Token, double Seconds) call)
+    {
+        IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, "queue_lease");
+        writer.WriteArrayHeader(3);
+        writer.Write(call.Engine);
+        writer.Write(call.Token);
+        writer.Write(call.Seconds);
+    }
+
+    private static void WriteEndLease(ref MessagePackWriter writer, (string Function, string Engine, long Id, long Token) call)
+    {
+        IprotoBody.WriteCallHeader(ref writer, IprotoKey.FunctionName, call.Function);
+        writer.WriteArrayHeader(3);
+        writer.Write(call.Engine);
+        writer.Write(call.Id);
+        writer.Write(call.Token);
     }
 
     public async Task<long> CountAsync(CancellationToken cancellationToken)

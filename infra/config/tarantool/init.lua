@@ -266,6 +266,119 @@ function queue_purge(engine)
     return depth
 end
 
+-- The leased read (POST /read/tarantool-memtx?lease=30s, /ack, /nack): a message taken for a lease
+-- moves, in one transaction, from its queue space into the lease space of the same engine
+-- (`queue_leases_memtx`, `queue_leases_vinyl`: {id, token, ends, body}, ends in fiber.time()
+-- seconds); an ack deletes it while the lease has not ended; a nack, or the reaper fiber below
+-- once the lease ended, moves it back under its own id (so it is the oldest again). Lease spaces
+-- are written to the WAL like the queues: a lease survives a restart, and ends on this clock.
+local fiber = require('fiber')
+local lease_format = {
+    { name = 'id', type = 'unsigned' },
+    { name = 'token', type = 'unsigned' },
+    { name = 'ends', type = 'number' },
+    { name = 'body', type = 'string' },
+}
+for _, engine in ipairs({ 'memtx', 'vinyl' }) do
+    local leases = box.schema.space.create('queue_leases_' .. engine,
+        { engine = engine, format = lease_format, if_not_exists = true })
+    leases:create_index('primary', { parts = { 'id' }, if_not_exists = true })
+    leases:create_index('ends', { parts = { 'ends', 'id' }, if_not_exists = true })
+end
+
+-- memtx: the oldest message, out of the queue and into the leases, without a yield in between.
+local function lease_oldest(space, leases, token, ends)
+    local tuple = space.index.primary:min()
+    if tuple == nil then return nil end
+    space:delete(tuple[1])
+    leases:insert({ tuple[1], token, ends, tuple[2] })
+    return tuple
+end
+
+local function lease_key(space, leases, id, token, ends)
+    local tuple = space:get(id)
+    if tuple == nil then return nil end
+    space:delete(id)
+    leases:insert({ id, token, ends, tuple[2] })
+    return tuple
+end
+
+-- Moves a lease's message back into its queue (a nack, or a lease that ended).
+local function give_back(engine, lease)
+    box.space['queue_' .. engine]:replace({ lease[1], lease[4] })
+    box.space['queue_leases_' .. engine]:delete(lease[1])
+end
+
+local function give_back_ended(engine)
+    local leases = box.space['queue_leases_' .. engine]
+    local now = fiber.time()
+    local back = 0
+    while true do
+        local lease = leases.index.ends:min()
+        if lease == nil or lease[3] > now then break end
+        in_transaction(16, give_back, engine, lease)
+        if engine == 'vinyl' then waiting:replace({ lease[1] }) end
+        back = back + 1
+    end
+    return back
+end
+
+-- Takes the oldest message for lease_s seconds under the caller's token; its tuple {id, body}, or
+-- nil when no message waits. Leases that ended are given back first.
+function queue_lease(engine, token, lease_s)
+    give_back_ended(engine)
+    local space = box.space['queue_' .. engine]
+    local leases = box.space['queue_leases_' .. engine]
+    local ends = fiber.time() + lease_s
+    if space.engine == 'memtx' then return in_transaction(1, lease_oldest, space, leases, token, ends) end
+    while true do
+        local head = waiting.index.primary:min()
+        if head == nil then return nil end
+        local id = head[1]
+        waiting:delete(id) -- the claim, as in queue_take
+        local ok, tuple = pcall(in_transaction, 16, lease_key, space, leases, id, token, ends)
+        if not ok then
+            waiting:replace({ id })
+            error(tuple)
+        end
+        if tuple ~= nil then return tuple end
+    end
+end
+
+local function end_lease(engine, id, token, back)
+    local leases = box.space['queue_leases_' .. engine]
+    local lease = leases:get(id)
+    if lease == nil or lease[2] ~= token or lease[3] <= fiber.time() then return false end
+    if back then give_back(engine, lease) else leases:delete(id) end
+    return true
+end
+
+-- Acknowledges (deletes) or gives back a lease that has not ended; false when there is none.
+function queue_ack(engine, id, token)
+    return in_transaction(16, end_lease, engine, id, token, false)
+end
+
+function queue_nack(engine, id, token)
+    local done = in_transaction(16, end_lease, engine, id, token, true)
+    if done and engine == 'vinyl' then waiting:replace({ id }) end
+    return done
+end
+
+-- The reaper: gives back the leases that ended, every 0.2 s, whether or not leased reads come
+-- (on a writable instance: a read-only replica gets the moves through replication).
+fiber.create(function()
+    fiber.name('queue-lease-reaper')
+    while true do
+        for _, engine in ipairs({ 'memtx', 'vinyl' }) do
+            if not box.info.ro then
+                local ok, err = pcall(give_back_ended, engine)
+                if not ok then log.warn('queue-lease-reaper (%s): %s', engine, tostring(err)) end
+            end
+        end
+        fiber.sleep(0.2)
+    end
+end)
+
 -- Key-value pairs (/v0/entity?storage=tarantool-memtx, tarantool-vinyl): a tuple {key, value} per
 -- key; the value is stored as MessagePack bin, the bytes exactly as given. The service reads, replaces
 -- and deletes them with plain IPROTO SELECT, REPLACE and DELETE on the primary key.
