@@ -1,3 +1,4 @@
+using IntegrationService.Storage;
 using IntegrationService.Http;
 using IntegrationService.Seeding;
 using IntegrationService.Tests.Fixtures;
@@ -24,7 +25,7 @@ public sealed class CatalogueMarkdownTests
     }
 
     private static StorageDescription Entry(string name, string[] serves, DurabilityDescription durability, string description = "A store.",
-        string[]? aliases = null, string[]? servers = null, string[]? caches = null, string? delivery = null,
+        string[]? aliases = null, string[]? servers = null, string[]? caches = null, QueueDeliveryPaths? delivery = null,
         bool shardable = false, bool isDefault = false, bool isKvDefault = false) =>
         new(name, aliases ?? [], description, serves, servers ?? [name], caches ?? [], durability, delivery, shardable, isDefault, isKvDefault);
 
@@ -64,22 +65,22 @@ public sealed class CatalogueMarkdownTests
     {
         StorageDescription[] storages =
         [
-            Entry("alpha", ["Author", "Item", "Queue", "KeyValue"], Synchronous, "Alpha alone", delivery: "at-most-once", shardable: true, isDefault: true, isKvDefault: true),
+            Entry("alpha", ["Author", "Item", "Queue", "KeyValue"], Synchronous, "Alpha alone", delivery: new("at-most-once", "at-least-once"), shardable: true, isDefault: true, isKvDefault: true),
             Entry("beta-cache", ["Author"], Synchronous, caches: ["beta-redis"], servers: ["alpha"]),
-            Entry("gamma", ["Queue"], new("periodic", 120_000, "window", "window", 120_000, "Fsynced every 2 minutes."), aliases: ["gamma_q"], delivery: "at-least-once"),
+            Entry("gamma", ["Queue"], new("periodic", 120_000, "window", "window", 120_000, "Fsynced every 2 minutes."), aliases: ["gamma_q"], delivery: new("at-least-once", "at-most-once")),
             Entry("delta", ["Queue"], new("snapshot", 1000, "since-snapshot", "since-snapshot", 1000, "save 1 1."), servers: ["delta", "alpha"]),
             Entry("epsilon", ["KeyValue"], new("kernel", null, "nothing", "window", 600, "wal_mode=write.")),
         ];
 
         var lines = CatalogueMarkdown.Render(storages).Split('\n');
 
-        Assert.Equal("| name | aliases | serves | servers | caches | fsync | kill -9 loses | power loss loses | delivery | shardable | default for |", lines[0]);
-        Assert.Equal("|---|---|---|---|---|---|---|---|---|---|---|", lines[1]);
-        Assert.Equal("| `alpha` |  | Author, Item, Queue, KeyValue | `alpha` |  | per-commit | nothing | nothing | at-most-once | yes | `Storage:Default`, `Kv:Default` |", lines[2]);
-        Assert.Equal("| `beta-cache` |  | Author | `alpha` | `beta-redis` | per-commit | nothing | nothing |  | no |  |", lines[3]);
-        Assert.Equal("| `gamma` | `gamma_q` | Queue | `gamma` |  | periodic (2 min) | window | window (2 min) | at-least-once | no |  |", lines[4]);
-        Assert.Equal("| `delta` |  | Queue | `delta`, `alpha` |  | snapshot (1 s) | since-snapshot | since-snapshot (1 s) |  | no |  |", lines[5]);
-        Assert.Equal("| `epsilon` |  | KeyValue | `epsilon` |  | kernel | nothing | window (600 ms) |  | no |  |", lines[6]);
+        Assert.Equal("| name | aliases | serves | servers | caches | fsync | kill -9 loses | power loss loses | GET /read | leased read | shardable | default for |", lines[0]);
+        Assert.Equal("|---|---|---|---|---|---|---|---|---|---|---|---|", lines[1]);
+        Assert.Equal("| `alpha` |  | Author, Item, Queue, KeyValue | `alpha` |  | per-commit | nothing | nothing | at-most-once | at-least-once | yes | `Storage:Default`, `Kv:Default` |", lines[2]);
+        Assert.Equal("| `beta-cache` |  | Author | `alpha` | `beta-redis` | per-commit | nothing | nothing |  |  | no |  |", lines[3]);
+        Assert.Equal("| `gamma` | `gamma_q` | Queue | `gamma` |  | periodic (2 min) | window | window (2 min) | at-least-once | at-most-once | no |  |", lines[4]);
+        Assert.Equal("| `delta` |  | Queue | `delta`, `alpha` |  | snapshot (1 s) | since-snapshot | since-snapshot (1 s) |  |  | no |  |", lines[5]);
+        Assert.Equal("| `epsilon` |  | KeyValue | `epsilon` |  | kernel | nothing | window (600 ms) |  |  | no |  |", lines[6]);
         Assert.Equal("", lines[7]); // the table ends with the architectures
 
         // Every architecture's description (a sentence, with its full stop) and stated durability, in catalogue order.
@@ -107,7 +108,7 @@ public sealed class CatalogueMarkdownTests
     [Fact]
     public void APipeInATableCellIsEscaped()
     {
-        var rendered = CatalogueMarkdown.Render([Entry("x", ["Queue"], Synchronous, delivery: "once|twice")]);
+        var rendered = CatalogueMarkdown.Render([Entry("x", ["Queue"], Synchronous, delivery: new("once|twice", "x"))]);
         Assert.Contains("| once\\|twice |", rendered);
     }
 

@@ -19,7 +19,7 @@ public static partial class CatalogueMarkdown
     public const string BlockEnd = "<!-- catalogue:end -->";
 
     private static readonly string[] Columns =
-        ["name", "aliases", "serves", "servers", "caches", "fsync", "kill -9 loses", "power loss loses", "delivery", "shardable", "default for"];
+        ["name", "aliases", "serves", "servers", "caches", "fsync", "kill -9 loses", "power loss loses", "GET /read", "leased read", "shardable", "default for"];
 
     /// <summary>The block's Markdown (without the markers), ending in a newline.</summary>
     public static string Render(IReadOnlyList<StorageDescription> storages)
@@ -39,7 +39,8 @@ public static partial class CatalogueMarkdown
                 Cell(s.Durability.Fsync) + Span(s.Durability.FsyncIntervalMs),
                 Cell(s.Durability.ProcessCrash),
                 Cell(s.Durability.PowerLoss) + (s.Durability.PowerLoss == "nothing" ? "" : Span(s.Durability.LossWindowMs)),
-                s.Delivery is null ? "" : Cell(s.Delivery),
+                s.Delivery is null ? "" : Cell(s.Delivery.Read),
+                s.Delivery is null ? "" : Cell(s.Delivery.Leased),
                 s.Shardable ? "yes" : "no",
                 string.Join(", ", new[] { s.IsDefault ? "`Storage:Default`" : null, s.IsKvDefault ? "`Kv:Default`" : null }.OfType<string>()),
             ];
@@ -53,8 +54,10 @@ public static partial class CatalogueMarkdown
                         "kernel (written before the answer, flushed by the kernel's writeback), snapshot (only whole snapshots, every interval shown at best) or never.")
             .AppendLine("- *kill -9 loses*, *power loss loses*: what a kill of the server's process, and a power cut of its host, may cost in acknowledged writes: " +
                         "nothing, window (about the last span shown under power loss), since-snapshot (everything since the last snapshot) or anything.")
-            .AppendLine("- *delivery*: what a queue read promises when the service or the server fails mid-read: at-most-once (a read lost in flight loses its message) " +
-                        "or at-least-once (it is delivered again).")
+            .AppendLine("- *GET /read*, *leased read*: what each queue read path promises end to end when the reader, the service or the server fails mid-read: " +
+                        "at-most-once (the message is removed before the answer is sent, so a read whose answer is lost loses it; none is handed out twice) " +
+                        "or at-least-once (`POST /read/{queue}?lease=30s` holds the message until `POST /ack/{queue}/{receipt}`; one not acknowledged within its lease " +
+                        "is delivered again, so a reader that fails after it got the message may see it twice).")
             .AppendLine("- *shardable*: it can be each node's own store in the sharded key-value topology.")
             .AppendLine("- *default for*: the setting that picks it for a request naming no architecture.")
             .AppendLine()

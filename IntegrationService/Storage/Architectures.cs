@@ -46,7 +46,6 @@ public static class Architectures
             Queue = sp.GetRequiredService<PostgresQueueStore>(),
             Kv = sp.GetRequiredService<PostgresKvStore>(),
             Facts = PostgresFacts(Bound<PostgresOptions>(sp)),
-            Delivery = QueueDelivery.AtMostOnce,
             Shardable = true,
         };
 
@@ -89,7 +88,6 @@ public static class Architectures
             Queue = new TarantoolQueueStore(connection, engine),
             Kv = new TarantoolKvStore(connection, engine),
             Facts = TarantoolFacts(walMode),
-            Delivery = QueueDelivery.AtMostOnce,
             Shardable = true,
         };
     }
@@ -121,7 +119,6 @@ public static class Architectures
         {
             Queue = new RedisQueueStore(redis),
             Facts = facts,
-            Delivery = QueueDelivery.AtMostOnce,
             Aliases = [alias],
         };
 
@@ -169,7 +166,6 @@ public static class Architectures
             Queue = sp.GetRequiredService<BeanstalkdQueueStore>(),
             // The binlog is written before the answer; only its fsync waits for the interval.
             Facts = fsyncMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, fsyncMs, Loss.Nothing, Loss.Window, fsyncMs),
-            Delivery = QueueDelivery.AtLeastOnce,
         };
     }
 
@@ -186,7 +182,6 @@ public static class Architectures
         {
             Queue = sp.GetRequiredService<RabbitMqQueueStore>(),
             Facts = DurabilityFacts.Synchronous,
-            Delivery = QueueDelivery.AtLeastOnce,
         };
 
     /// <summary>nats-jetstream: a queue in a JetStream stream (file storage, work-queue retention) read through a durable pull consumer.</summary>
@@ -204,7 +199,6 @@ public static class Architectures
             // The server writes a message to its block file from a flusher that gathers writes for up to
             // about 8 ms after the PubAck (its filestore's maxFlushWait), so even a kill -9 can lose that much.
             Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
-            Delivery = QueueDelivery.AtLeastOnce,
         };
     }
 

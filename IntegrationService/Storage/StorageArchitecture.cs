@@ -29,8 +29,8 @@ public sealed record StorageArchitecture(
     /// <summary>The stated durability as data (<see cref="Durability"/> says the same in words).</summary>
     public DurabilityFacts Facts { get; init; } = DurabilityFacts.Synchronous;
 
-    /// <summary>For a queue: <see cref="QueueDelivery"/>'s word for how its reads hand out messages.</summary>
-    public string? Delivery { get; init; }
+    /// <summary>For a queue: what each of its read paths promises (the same on every queue: the store interface holds each to it).</summary>
+    public QueueDeliveryPaths? Delivery => Queue is null ? null : QueueDeliveryPaths.OfEveryQueue;
 
     /// <summary>Other names the queue routes accept (the original study's spellings).</summary>
     public IReadOnlyList<string> Aliases { get; init; } = [];

@@ -1,11 +1,21 @@
 namespace IntegrationService.Storage;
 
-/// <summary>How often a queue hands out a message it accepted, when the service or the server fails mid-read.</summary>
+/// <summary>How often a queue read hands out a message it accepted, end to end, when the reader, the service or the server fails mid-read.</summary>
 public static class QueueDelivery
 {
-    /// <summary>Taken and removed in one step (LPOP, DELETE … RETURNING): a read lost in flight loses its message.</summary>
+    /// <summary>Removed (or acknowledged to the broker) before the answer is sent: a read whose answer is lost loses its message; none is handed out twice.</summary>
     public const string AtMostOnce = "at-most-once";
 
-    /// <summary>Taken, then acknowledged (reserve, then delete): a read lost in flight is delivered again.</summary>
+    /// <summary>Held for a lease and removed only when the reader acknowledges it: a message whose reader fails is delivered again, so one may be handed out twice.</summary>
     public const string AtLeastOnce = "at-least-once";
+}
+
+/// <summary>
+/// What each queue read path promises (<see cref="QueueDelivery"/>'s words): <c>GET /read</c>, and
+/// the leased read (<c>POST /read?lease=</c>, then <c>POST /ack</c>).
+/// </summary>
+public sealed record QueueDeliveryPaths(string Read, string Leased)
+{
+    /// <summary>Every queue's: the store interface and the contract suite hold each queue to both.</summary>
+    public static QueueDeliveryPaths OfEveryQueue { get; } = new(QueueDelivery.AtMostOnce, QueueDelivery.AtLeastOnce);
 }

@@ -1,3 +1,5 @@
+using IntegrationService.Storage;
+
 namespace IntegrationService.Http;
 
 /// <summary>
@@ -13,7 +15,7 @@ public sealed record StorageDescription(
     string[] Servers,
     string[] Caches,
     DurabilityDescription Durability,
-    string? Delivery,
+    QueueDeliveryPaths? Delivery,
     bool Shardable,
     bool IsDefault,
     bool IsKvDefault);

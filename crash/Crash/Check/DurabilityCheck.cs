@@ -28,8 +28,10 @@ public static class DurabilityCheck
         // A message acknowledged and never delivered is lost, whatever else happened (Jepsen's total
         // queue). An at-most-once read path may account for some: a read in doubt took a message nobody received.
         long? allowedLost = anything ? null : atMostOnce ? facts.ReadsInDoubt : 0;
-        // A snapshot restored after the crash holds messages read since it was taken: they come again.
-        var duplicatesAllowed = entry.Delivery == QueueDelivery.AtLeastOnce || facts.ReadPath == ReadPath.AtLeastOnce || !keepsAll;
+        // The catalogue's word for the path read decides whether a message may come twice; and a snapshot
+        // restored after the crash holds messages read since it was taken: they come again.
+        var pathDelivery = facts.ReadPath == ReadPath.AtLeastOnce ? entry.Delivery?.Leased : entry.Delivery?.Read;
+        var duplicatesAllowed = pathDelivery == QueueDelivery.AtLeastOnce || !keepsAll;
         var windowMs = fault.WindowMs(entry);
 
         var problems = new List<string>();
@@ -83,7 +85,7 @@ public static class DurabilityCheck
         {
             notes.Add($"lost {facts.Lost}, {facts.Stale} stale ({promise})");
         }
-        if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({entry.Delivery}, {promise})");
+        if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({pathDelivery ?? "no read path"}, {promise})");
         if (!anything && facts.Changed > 0) problems.Add($"{facts.Changed} keys hold a value never written or refused");
         if (!anything && facts.Unexpected > 0) problems.Add($"{facts.Unexpected} messages delivered that were never written");
         return new RowCheck(Name(fault.Promise), promised, allowedLost, duplicatesAllowed, problems)

@@ -48,7 +48,7 @@ public static class MatrixSummary
         foreach (var name in results.Select(r => r.Storage).Distinct())
         {
             if (catalogue.Find(name) is not { } entry) continue;
-            var delivery = entry.Delivery is { } d ? $" Delivery: {d}." : "";
+            var delivery = entry.Delivery is { } d ? $" Delivery: GET /read {d.Read}, leased read {d.Leased}." : "";
             text.AppendLine($"- `{entry.Name}`: processCrash {entry.Durability.ProcessCrash}, powerLoss {entry.Durability.PowerLoss}. {entry.Durability.Text}{delivery}");
         }
         return text.ToString();
