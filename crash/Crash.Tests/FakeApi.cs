@@ -10,6 +10,11 @@ namespace Crash.Tests;
 /// A stand-in for IntegrationService's author, item, queue and key-value routes, in memory. While
 /// <see cref="DownFlag"/> exists it answers 503; with <c>dropEvery</c> it acknowledges every n-th
 /// write without keeping it; with <c>redeliverEvery</c> every n-th queue read leaves its message on the queue.
+/// The leased read (<c>POST /read?lease=</c>, <c>POST /ack</c>) holds a message for its lease and gives it
+/// back when the lease ends; with <c>ackFailsEvery</c> every n-th ack answers 503 and does nothing (once per
+/// message), with <c>leaseAnswerLostEvery</c> every n-th lease takes its message and answers 503 (a reader
+/// in doubt), and with <c>forgetEndedLeases</c> a lease that ends loses its message instead (a store that
+/// breaks its promise).
 /// </summary>
 internal sealed class FakeApi : IAsyncDisposable
 {
@@ -21,14 +26,24 @@ internal sealed class FakeApi : IAsyncDisposable
     private readonly Dictionary<string, string> _kv = new(StringComparer.Ordinal);
     private readonly int _dropEvery;
     private readonly int _redeliverEvery;
+    private readonly int _ackFailsEvery;
+    private readonly bool _forgetEndedLeases;
+    private readonly Dictionary<string, (long Id, string Body, DateTime Ends)> _leases = new(StringComparer.Ordinal);
+    private readonly int _leaseAnswerLostEvery;
+    private readonly HashSet<long> _ackFailed = [];
+    private long _leaseCount, _acks;
     private long _reads;
     private readonly Task _serve;
     private long _nextId = 1000;
     private long _writes;
     private long _received;
 
-    public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null, int redeliverEvery = 0, IEnumerable<string>? queued = null)
+    public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null, int redeliverEvery = 0, IEnumerable<string>? queued = null,
+        int ackFailsEvery = 0, bool forgetEndedLeases = false, int leaseAnswerLostEvery = 0)
     {
+        _leaseAnswerLostEvery = leaseAnswerLostEvery;
+        _ackFailsEvery = ackFailsEvery;
+        _forgetEndedLeases = forgetEndedLeases;
         DownFlag = downFlag;
         _dropEvery = dropEvery;
         _redeliverEvery = redeliverEvery;
@@ -70,8 +85,10 @@ internal sealed class FakeApi : IAsyncDisposable
     {
         var request = context.Request;
         var body = await new StreamReader(request.InputStream).ReadToEndAsync();
-        if (request.HttpMethod is "POST" or "PUT") Interlocked.Increment(ref _received);
-        var (status, answer) = File.Exists(DownFlag) ? (503, """{"title":"Storage unavailable"}""") : Route(request.HttpMethod, request.Url!.AbsolutePath, request.QueryString["id"], body);
+        var leasePath = request.Url!.AbsolutePath.StartsWith("/read/", StringComparison.Ordinal) || request.Url.AbsolutePath.StartsWith("/ack/", StringComparison.Ordinal);
+        if (request.HttpMethod is "POST" or "PUT" && !leasePath) Interlocked.Increment(ref _received);
+        var (status, answer) = File.Exists(DownFlag) ? (503, """{"title":"Storage unavailable"}""")
+            : Route(request.HttpMethod, request.Url.AbsolutePath, request.QueryString["id"] ?? request.QueryString["lease"], body);
         var bytes = Encoding.UTF8.GetBytes(answer);
         context.Response.StatusCode = status;
         context.Response.ContentType = "application/json";
@@ -130,6 +147,24 @@ internal sealed class FakeApi : IAsyncDisposable
                     var (messageId, message) = _redeliverEvery > 0 && ++_reads % _redeliverEvery == 0 ? _queue.Peek() : _queue.Dequeue();
                     return (200, $$"""{"queue":"{{queue}}","action":"read","id":{{messageId}},"read_message":{{message}}}""");
                 }
+                case ("POST", ["read", var queue]):
+                {
+                    GiveBackEndedLeases();
+                    if (_queue.Count == 0) return (204, "");
+                    var (messageId, message) = _queue.Dequeue();
+                    var receipt = $"r{++_leaseCount}";
+                    var seconds = int.Parse(id!.TrimEnd('s'), System.Globalization.CultureInfo.InvariantCulture);
+                    _leases[receipt] = (messageId, message, DateTime.UtcNow.AddSeconds(seconds));
+                    if (_leaseAnswerLostEvery > 0 && _leaseCount % _leaseAnswerLostEvery == 0) return (503, """{"title":"Storage unavailable"}""");
+                    return (200, $$"""{"queue":"{{queue}}","action":"lease","id":{{messageId}},"receipt":"{{receipt}}","lease_ms":{{seconds * 1000}},"read_message":{{message}}}""");
+                }
+                case ("POST", ["ack", _, var receipt]):
+                {
+                    GiveBackEndedLeases();
+                    if (_ackFailsEvery > 0 && ++_acks % _ackFailsEvery == 0 && _leases.TryGetValue(receipt, out var failing) && _ackFailed.Add(failing.Id))
+                        return (503, """{"title":"Storage unavailable"}""");
+                    return _leases.Remove(receipt) ? (204, "") : (404, "{}");
+                }
                 case ("GET", ["depth", var queue]):
                     return (200, $$"""{"queue":"{{queue}}","depth":{{_queue.Count}}}""");
                 case ("PUT", ["v0", "entity"]):
@@ -140,6 +175,15 @@ internal sealed class FakeApi : IAsyncDisposable
                 default:
                     return (400, "{}");
             }
+        }
+    }
+
+    private void GiveBackEndedLeases()
+    {
+        foreach (var (receipt, lease) in _leases.Where(l => l.Value.Ends <= DateTime.UtcNow).ToList())
+        {
+            _leases.Remove(receipt);
+            if (!_forgetEndedLeases) _queue.Enqueue((lease.Id, lease.Body));
         }
     }
 

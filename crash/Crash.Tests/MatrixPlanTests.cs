@@ -58,7 +58,7 @@ public sealed class MatrixPlanTests
 
     [Theory]
     [InlineData("nosuch", "queue", "db-kill", "--storage: unknown architecture 'nosuch'")]
-    [InlineData("", "queues", "db-kill", "--kind: unknown kind 'queues' (author, item, queue, kv)")]
+    [InlineData("", "queues", "db-kill", "--kind: unknown kind 'queues' (author, item, queue, queue-leased, kv)")]
     [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss)")]
     [InlineData("beanstalkd", "author", "db-kill", "nothing to run: none of beanstalkd serves author")]
     public void BadInputIsRefusedNamingIt(string storage, string kind, string fault, string message) =>

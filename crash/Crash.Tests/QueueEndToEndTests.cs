@@ -14,9 +14,10 @@ public sealed class QueueEndToEndTests : IDisposable
     private string Flag => Path.Combine(_dir, "down");
     private string Output => Path.Combine(_dir, "result.json");
 
+    /// <summary>A leased run's drain waits out a 5-s lease and a quiet time after it, so it gets more time to recover.</summary>
     private int Run(FakeApi api, string kind, string faultCommand) =>
         CrashCli.Run(["run", "--url", api.Url, "--storage", "fake", "--kind", kind, "--rate", "100", "--seconds", "2",
-            "--fault-at", "0.8", "--fault-cmd", faultCommand, "--timeout", "5s", "--recover-seconds", "10", "--out", Output]);
+            "--fault-at", "0.8", "--fault-cmd", faultCommand, "--timeout", "5s", "--recover-seconds", kind == "queue-leased" ? "20" : "10", "--out", Output]);
 
     [Fact]
     public async Task AnOutageOfAQueueThatKeepsEverythingLosesNothingAndForeignMessagesAreCountedApart()
@@ -51,6 +52,47 @@ public sealed class QueueEndToEndTests : IDisposable
         Assert.True(result.OldestHeldAgeMs >= result.OldestLostAgeMs);
         // Read back from its JSON, a result keeps the oldest age only: the check says it cannot count by age rather than guess.
         Assert.Null(result.Facts().LostAgesMs);
+    }
+
+    /// <summary>
+    /// The leased path: every third ack fails (503, nothing done), so those leases end and their
+    /// messages come again: duplicates, which the path allows, and nothing lost once the drain has
+    /// waited out the lease.
+    /// </summary>
+    [Fact]
+    public async Task OnTheLeasedPathAMessageWhoseAckFailedComesAgainAndNothingIsLost()
+    {
+        await using var api = new FakeApi(Flag, ackFailsEvery: 3);
+        Assert.Equal(0, Run(api, "queue-leased", "true"));
+
+        var result = QueueResult.Read(Output);
+        Assert.Equal("queue-leased", result.Kind);
+        Assert.Equal(Crash.Check.ReadPath.AtLeastOnce, result.ReadPath);
+        Assert.True(result.AcksInDoubt > 0);
+        Assert.Equal(0, result.Lost);
+        Assert.True(result.Duplicated > 0);
+        Assert.Equal(result.Acked, result.Delivered);
+        Assert.True(result.DrainComplete);
+        Assert.True(result.Facts() is var facts && Crash.Check.DurabilityCheck.Judge(facts, Crash.Matrix.Faults.Find("db-kill")!, CatalogueFixture.Entry("postgres")).Ok);
+    }
+
+    /// <summary>
+    /// A store that drops a message whose lease ended breaks the leased path's promise: a reader whose
+    /// lease answer was lost never gets the message again. The drain waits out the lease, counts those
+    /// messages lost, and the check fails the row, reads in doubt or not.
+    /// </summary>
+    [Fact]
+    public async Task OnTheLeasedPathAStoreThatForgetsAnEndedLeaseLosesMessagesAndFailsTheCheck()
+    {
+        await using var api = new FakeApi(Flag, leaseAnswerLostEvery: 7, forgetEndedLeases: true);
+        Assert.Equal(0, Run(api, "queue-leased", "true"));
+
+        var result = QueueResult.Read(Output);
+        Assert.True(result.DrainComplete);
+        Assert.True(result.Lost > 0);
+        Assert.Equal(0, result.Duplicated);
+        var check = Crash.Check.DurabilityCheck.Judge(result.Facts(), Crash.Matrix.Faults.Find("db-kill")!, CatalogueFixture.Entry("postgres"));
+        Assert.False(check.Ok);
     }
 
     [Fact]

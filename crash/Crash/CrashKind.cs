@@ -12,4 +12,6 @@ public enum CrashKind
     Item,
     Queue,
     KeyValue,
+    /// <summary>Queue messages read through the leased read (<c>POST /read?lease=</c>, acknowledged after they are logged).</summary>
+    LeasedQueue,
 }

@@ -4,13 +4,17 @@ namespace Crash;
 /// <summary>A kind's name on the command line and in results, and what the catalogue calls the API serving it.</summary>
 public static class CrashKinds
 {
-    public static readonly IReadOnlyList<CrashKind> All = [CrashKind.Author, CrashKind.Item, CrashKind.Queue, CrashKind.KeyValue];
+    public static readonly IReadOnlyList<CrashKind> All = [CrashKind.Author, CrashKind.Item, CrashKind.Queue, CrashKind.LeasedQueue, CrashKind.KeyValue];
+
+    /// <summary>A queue run, whichever path it reads.</summary>
+    public static bool IsQueue(this CrashKind kind) => kind is CrashKind.Queue or CrashKind.LeasedQueue;
 
     public static string Name(this CrashKind kind) => kind switch
     {
         CrashKind.Author => "author",
         CrashKind.Item => "item",
         CrashKind.Queue => "queue",
+        CrashKind.LeasedQueue => "queue-leased",
         _ => "kv",
     };
 
@@ -19,7 +23,7 @@ public static class CrashKinds
     {
         CrashKind.Author => StorageApi.Author,
         CrashKind.Item => StorageApi.Item,
-        CrashKind.Queue => StorageApi.Queue,
+        CrashKind.Queue or CrashKind.LeasedQueue => StorageApi.Queue,
         _ => StorageApi.KeyValue,
     };
 

@@ -14,8 +14,8 @@ public sealed class CrashCommand : Command
 {
     private readonly Option<string> _url = CliOption.Create("--url", "The service's base URL", ValueParsers.HttpUrl, "url").Require();
     private readonly Option<string> _storage = CliOption.Create("--storage", "The architecture under test (?storage=)", ValueParsers.NonEmpty, "name").Require();
-    private readonly Option<CrashKind> _kind = CliOption.Create("--kind", "author: saves and updates of authors; item: location sets of items; queue: messages, read back by consumers and a drain; kv: key-value PUTs",
-        ValueParsers.Choice([.. CrashKinds.All.Select(k => k.Name())], t => CrashKinds.Parse(t)!.Value), "author|item|queue|kv").Require();
+    private readonly Option<CrashKind> _kind = CliOption.Create("--kind", "author: saves and updates of authors; item: location sets of items; queue: messages, read back by consumers and a drain (GET /read); queue-leased: the same read with leases, acknowledged once logged; kv: key-value PUTs",
+        ValueParsers.Choice([.. CrashKinds.All.Select(k => k.Name())], t => CrashKinds.Parse(t)!.Value), "author|item|queue|queue-leased|kv").Require();
     private readonly Option<double> _rate = CliOption.Create("--rate", "Writes per second, evenly spaced", ValueParsers.PositiveNumber, "per-second").Require();
     private readonly Option<double> _seconds = CliOption.Create("--seconds", "How long the writes go on", ValueParsers.PositiveNumber, "seconds").Require();
     private readonly Option<double> _faultAt = CliOption.Create("--fault-at", "When the fault command runs, in seconds from the start (below --seconds)",
@@ -70,7 +70,7 @@ public sealed class CrashCommand : Command
     /// <summary>One run of any kind: the result (null if the API was not up before it) and the exit code.</summary>
     internal static async Task<(RunResult? Result, int ExitCode)> Execute(CrashOptions options)
     {
-        if (options.Kind == CrashKind.Queue) return await new Queue.QueueCrashTest(options).RunAsync().ConfigureAwait(false);
+        if (options.Kind.IsQueue()) return await new Queue.QueueCrashTest(options).RunAsync().ConfigureAwait(false);
         return await new CrashTest(options).RunAsync().ConfigureAwait(false);
     }
 

@@ -24,7 +24,7 @@ public sealed class MatrixCommand : Command
     private readonly Option<string> _catalogue = CliOption.Create("--catalogue", "The catalogue (IntegrationService catalogue --json, or GET /storages saved)", ValueParsers.NonEmpty, "file").Require();
     private readonly Option<string> _out = CliOption.Create("--out", "The directory for one JSON per run, summary.json and summary.md", ValueParsers.NonEmpty, "dir").Require();
     private readonly Option<string> _storage = CliOption.Create("--storage", "Architectures, comma-separated (names or aliases; default: every one in the catalogue)", ValueParsers.NonEmpty, "a,b");
-    private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: author, item, queue, kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
+    private readonly Option<string> _kind = CliOption.Create("--kind", "Kinds of write: author, item, queue (read with GET /read), queue-leased (read with POST /read?lease=, acknowledged once logged), kv", ValueParsers.NonEmpty, "a,b").WithDefault("author,item");
     private readonly Option<string> _fault = CliOption.Create("--fault", $"Faults: {string.Join(", ", Faults.All.Select(f => f.Name))}", ValueParsers.NonEmpty, "a,b")
         .WithDefault(string.Join(",", Faults.Default));
     private readonly Option<double?> _seconds = CliOption.Create("--seconds", "How long each run writes (default 20, --quick 10); longer where the fault's restart budget and p99's return need it, saying so",

@@ -46,7 +46,7 @@ public sealed record MatrixOptions
     {
         var length = RunLength.For(Seconds, FaultAt, row.Fault.BudgetFor(row.Storage, RestartBudgets, StopSeconds));
         return row.Fault.WindowMs(row.Storage) is { } window
-            ? length.AfterWindow(window, row.Kind == CrashKind.Queue ? Queue.QueueCrashTest.ReadShare : 0)
+            ? length.AfterWindow(window, row.Kind.IsQueue() ? Queue.QueueCrashTest.ReadShare : 0)
             : length;
     }
 }

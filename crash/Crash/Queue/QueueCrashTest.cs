@@ -30,11 +30,12 @@ internal sealed class QueueCrashTest(CrashOptions options)
         }
 
         if (options.WarmupSeconds > 0) await WarmUpAsync(client).ConfigureAwait(false);
+        var leases = options.Kind == CrashKind.LeasedQueue ? new LeasedReads(options.Url, options.Storage) : null;
         Console.Error.WriteLine($"crash: {options.Label}: run {runId}, {options.PlannedWrites} messages at {options.Rate}/s → {options.Url}, " +
-            $"{QueueReader.Consumers} consumers reading {options.Rate * ReadShare}/s, fault at {options.FaultAt} s");
+            $"{QueueReader.Consumers} consumers reading {options.Rate * ReadShare}/s{(leases is null ? "" : $" with {LeasedReads.Lease.TotalSeconds:0}-s leases, acknowledged once logged")}, fault at {options.FaultAt} s");
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
-        var reader = new QueueReader(client, workload.ReadMessageUrl, runId, clock);
+        var reader = new QueueReader(client, workload.ReadMessageUrl, runId, clock, leases);
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate * ReadShare, stopConsumers.Token);
         var loop = new WriteLoop(client, workload, clock);
@@ -47,7 +48,9 @@ internal sealed class QueueCrashTest(CrashOptions options)
 
         Console.Error.WriteLine($"crash: {clock.Now,5:F1} s: writes done; waiting up to {options.RecoverSeconds} s for the API, then draining the queue");
         double? readyS = await probe.WaitForApiAsync(workload.ProbeUrl(null), options.RecoverSeconds).ConfigureAwait(false) ? clock.Now : null;
-        var drained = readyS is not null && await reader.DrainAsync(options.RecoverSeconds).ConfigureAwait(false);
+        var acked = loop.Records.Where(w => w.Outcome == WriteOutcome.Acked).Select(w => w.Seq).ToHashSet();
+        bool Missing() => !acked.IsSubsetOf(reader.Delivered);
+        var drained = readyS is not null && await reader.DrainAsync(options.RecoverSeconds, Missing).ConfigureAwait(false);
         var drainS = readyS is not null ? clock.Now - readyS : null;
 
         var ledger = QueueLedger.Of(loop.Records.Select(w => (w.Seq, w.Outcome)), reader.Delivered, reader.InDoubt, reader.Foreign);
@@ -58,7 +61,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
         {
             Label = options.Label,
             Storage = options.Storage,
-            Kind = CrashKind.Queue.Name(),
+            Kind = options.Kind.Name(),
             Url = options.Url,
             RunId = runId,
             StartedAt = startedAt,
@@ -103,7 +106,9 @@ internal sealed class QueueCrashTest(CrashOptions options)
             InDoubtWrites = ledger.InDoubtWrites,
             InDoubtWritesDelivered = ledger.InDoubtWritesDelivered,
             ReadsInDoubt = ledger.ReadsInDoubt,
-            ReadPath = QueueReader.Guarantee,
+            ReadPath = reader.Path,
+            AcksRefused = reader.AcksRefused,
+            AcksInDoubt = reader.AcksInDoubt,
             ReadsRefused = reader.Refused,
             Foreign = ledger.Foreign,
             Reads = reader.Reads,

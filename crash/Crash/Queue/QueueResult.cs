@@ -20,6 +20,10 @@ public sealed record QueueResult : RunResult
     public long ReadsInDoubt { get; init; }
     /// <summary>What the path the consumers read through guarantees end to end (GET /read: at most once).</summary>
     public ReadPath ReadPath { get; init; } = QueueReader.Guarantee;
+    /// <summary>Leased path: acknowledgements refused (404: the lease had ended, so the message comes again).</summary>
+    public long AcksRefused { get; init; }
+    /// <summary>Leased path: acknowledgements with no clear answer.</summary>
+    public long AcksInDoubt { get; init; }
     /// <summary>Reads answered 4xx (nothing taken).</summary>
     public long ReadsRefused { get; init; }
     public long Foreign { get; init; }
@@ -47,6 +51,7 @@ public sealed record QueueResult : RunResult
             $"in doubt: {InDoubtWrites} writes ({InDoubtWritesDelivered} of them delivered), {ReadsInDoubt} reads; {Foreign} foreign; " +
             $"{Failed.Total} writes failed (503 {Failed.Http503}, other {Failed.OtherStatus}, timeout {Failed.Timeout}, conn {Failed.Connection})");
         if (Skipped > 0) line += $"; {Skipped} skipped";
+        if (ReadPath == ReadPath.AtLeastOnce) line += $"; leased reads: {AcksRefused} acks refused, {AcksInDoubt} in doubt";
         line += Recovery();
         if (!DrainComplete) line += ReadBackReadyS is null ? "; the API did not answer the drain" : "; the drain never found the queue empty";
         return line;

@@ -37,7 +37,7 @@ public sealed record RateRule(double Fixed, string FixedSource, BenchCapacities?
     {
         CrashKind.Author => Scenario.AuthorWrite.Name(),
         CrashKind.Item => Scenario.ItemWrite.Name(),
-        CrashKind.Queue => Scenario.QueueWrite.Name(),
+        CrashKind.Queue or CrashKind.LeasedQueue => Scenario.QueueWrite.Name(),
         _ => Scenario.KvPut.Name(),
     };
 
