@@ -58,15 +58,7 @@ public sealed class BeanstalkdQueueStore : IQueueStore, IAsyncDisposable
 
     public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
     {
-        BeanstalkdJob? job;
-        try
-        {
-            job = await _client.ReserveAsync(cancellationToken);
-        }
-        catch (BeanstalkdException e) when (IsUnavailable(e))
-        {
-            throw Unavailable(e);
-        }
+        var job = await ReserveAsync(cancellationToken);
         if (job is null) return null;
         try
         {
@@ -82,17 +74,21 @@ public sealed class BeanstalkdQueueStore : IQueueStore, IAsyncDisposable
     public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
     {
         var takenAt = _leases.Now;
-        BeanstalkdJob? job;
+        var job = await ReserveAsync(cancellationToken);
+        if (job is null) return null;
+        return new LeasedMessage(checked((long)job.Id), job.Body, _leases.Add(job.Id, job, lease, takenAt));
+    }
+
+    private async Task<BeanstalkdJob?> ReserveAsync(CancellationToken cancellationToken)
+    {
         try
         {
-            job = await _client.ReserveAsync(cancellationToken);
+            return await _client.ReserveAsync(cancellationToken);
         }
         catch (BeanstalkdException e) when (IsUnavailable(e))
         {
             throw Unavailable(e);
         }
-        if (job is null) return null;
-        return new LeasedMessage(checked((long)job.Id), job.Body, _leases.Add(job.Id, job, lease, takenAt));
     }
 
     /// <summary>Deletes the job; a failure is a 503 and spends the receipt (the job was deleted, or is ready again).</summary>
