@@ -78,11 +78,23 @@ public sealed class BeanstalkdReplyParsingTests
     }
 
     [Theory]
+    [InlineData("Release", "RELEASED\r\n")]
+    [InlineData("Touch", "TOUCHED\r\n")]
+    [InlineData("Delete", "DELETED\r\n")]
+    public void AReservationsCommandsSucceedOnTheirOwnWord(string command, string reply)
+    {
+        Assert.Equal(BeanstalkdReplyOutcome.Success, Parse(Enum.Parse<BeanstalkdCommand>(command), reply, out _, out _));
+    }
+
+    [Theory]
     [InlineData("Put", "JOB_TOO_BIG\r\n", "JOB_TOO_BIG")]
     [InlineData("Put", "BURIED 12\r\n", "BURIED")]
     [InlineData("Put", "DRAINING\r\n", "DRAINING")]
     [InlineData("Put", "EXPECTED_CRLF\r\n", "EXPECTED_CRLF")]
     [InlineData("Delete", "NOT_FOUND\r\n", "NOT_FOUND")]
+    [InlineData("Touch", "NOT_FOUND\r\n", "NOT_FOUND")]
+    [InlineData("Release", "NOT_FOUND\r\n", "NOT_FOUND")]
+    [InlineData("Release", "BURIED\r\n", "BURIED")]
     [InlineData("Reserve", "OUT_OF_MEMORY\r\n", "OUT_OF_MEMORY")]
     [InlineData("Watch", "INTERNAL_ERROR\r\n", "INTERNAL_ERROR")]
     [InlineData("ListTubeUsed", "UNKNOWN_COMMAND\r\n", "UNKNOWN_COMMAND")]
@@ -98,6 +110,8 @@ public sealed class BeanstalkdReplyParsingTests
     [InlineData("Put", "INSERTED -1\r\n")]
     [InlineData("Put", "DELETED\r\n")]
     [InlineData("Delete", "NOT_FOUND please\r\n")]
+    [InlineData("Touch", "RELEASED\r\n")]
+    [InlineData("Release", "TOUCHED\r\n")]
     [InlineData("Reserve", "RESERVED x 1\r\na\r\n")]
     [InlineData("StatsTube", "OK 4\r\n---\n\r\n")]
     [InlineData("Use", "USING other\r\n")]
@@ -117,8 +131,11 @@ public sealed class BeanstalkdReplyParsingTests
         writer.Write(output, BeanstalkdCommand.Put, 0, "a\r\nb"u8);
         writer.Write(output, BeanstalkdCommand.Delete, 18_446_744_073_709_551_615, default);
         writer.Write(output, BeanstalkdCommand.StatsTube, 0, default);
+        writer.Write(output, BeanstalkdCommand.Release, 5, default);
+        writer.Write(output, BeanstalkdCommand.Touch, 18_446_744_073_709_551_615, default);
 
-        Assert.Equal("put 1024 0 60 4\r\na\r\nb\r\ndelete 18446744073709551615\r\nstats-tube jobs\r\n",
+        Assert.Equal("put 1024 0 60 4\r\na\r\nb\r\ndelete 18446744073709551615\r\nstats-tube jobs\r\n"
+            + "release 5 1024 0\r\ntouch 18446744073709551615\r\n",
             System.Text.Encoding.ASCII.GetString(output.WrittenSpan));
     }
 

@@ -22,6 +22,13 @@ namespace Beanstalkd.Client;
 /// after its time-to-run (<see cref="BeanstalkdClientOptions.Ttr"/>).
 /// </para>
 /// <para>
+/// <b>Reservations.</b> A reserved job (<see cref="BeanstalkdJob"/>) remembers the connection that
+/// reserved it, and <see cref="DeleteReservedAsync"/>, <see cref="ReleaseAsync"/> and
+/// <see cref="TouchAsync"/> go on that connection or nowhere: once it has closed, beanstalkd has put
+/// the job back to ready, and a command sent on the next connection could act on someone else's
+/// reservation of it (or a ready job) instead.
+/// </para>
+/// <para>
 /// <b>Failures.</b> Every call is bounded by <see cref="BeanstalkdClientOptions.Timeout"/>,
 /// connecting included; without a reply by then it throws
 /// <see cref="BeanstalkdUnavailableException"/> and the connection is dropped, because its late
@@ -48,6 +55,7 @@ public sealed class BeanstalkdClient : IAsyncDisposable
         Endpoint = settings.Host.Contains(':') ? $"[{settings.Host}]:{settings.Port}" : $"{settings.Host}:{settings.Port}";
         Tube = settings.Tube;
         _timeoutMs = (long)settings.Timeout.TotalMilliseconds;
+        Ttr = TimeSpan.FromSeconds(Math.Ceiling(settings.Ttr.TotalSeconds));
         _connector = new BeanstalkdConnector(settings, Endpoint, new BeanstalkdCommandWriter(settings.Tube, settings.Ttr));
     }
 
@@ -56,6 +64,9 @@ public sealed class BeanstalkdClient : IAsyncDisposable
 
     /// <summary>The tube this client puts into, reserves from and counts.</summary>
     public string Tube { get; }
+
+    /// <summary>The time-to-run of the jobs this client puts, in whole seconds (<see cref="BeanstalkdClientOptions.Ttr"/>).</summary>
+    public TimeSpan Ttr { get; }
 
     /// <summary>
     /// Puts one job (priority 1024, no delay, time-to-run <see cref="BeanstalkdClientOptions.Ttr"/>)
@@ -68,14 +79,17 @@ public sealed class BeanstalkdClient : IAsyncDisposable
 
     /// <summary>
     /// Reserves the next ready job without waiting (<c>reserve-with-timeout 0</c>); null when none
-    /// is ready. The job stays reserved by this client until <see cref="DeleteAsync"/> (or its
+    /// is ready. The job stays reserved by this client until it is deleted or released (or its
     /// time-to-run ends, or the connection is lost: see the class's remarks on at-least-once).
     /// </summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     public async ValueTask<BeanstalkdJob?> ReserveAsync(CancellationToken cancellationToken = default)
     {
-        var reply = await CallAsync(BeanstalkdCommand.Reserve, 0, default, cancellationToken).ConfigureAwait(false);
-        return reply.Body is null ? null : new BeanstalkdJob(reply.Number, reply.Body);
+        cancellationToken.ThrowIfCancellationRequested();
+        var deadline = Environment.TickCount64 + _timeoutMs;
+        var connection = await _connector.GetAsync(deadline, cancellationToken).ConfigureAwait(false);
+        var reply = await connection.SendAsync(BeanstalkdCommand.Reserve, 0, default, deadline, cancellationToken).ConfigureAwait(false);
+        return reply.Body is null ? null : new BeanstalkdJob(reply.Number, reply.Body) { ReservedOn = connection };
     }
 
     /// <summary>
@@ -85,6 +99,32 @@ public sealed class BeanstalkdClient : IAsyncDisposable
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
     public async ValueTask DeleteAsync(ulong id, CancellationToken cancellationToken = default) =>
         await CallAsync(BeanstalkdCommand.Delete, id, default, cancellationToken).ConfigureAwait(false);
+
+    /// <summary>
+    /// Deletes a job this client reserved, on the connection that reserved it. False when the
+    /// reservation is over: that connection has closed (beanstalkd then put the job back to ready,
+    /// and it may be reserved again, even by this client: a delete sent elsewhere could take that
+    /// newer reservation's job), or the server no longer knows it as this connection's (NOT_FOUND:
+    /// its time-to-run ran out). A <see cref="BeanstalkdUnavailableException"/> means the connection
+    /// failed before the reply: the delete may or may not have happened, and the reservation is over.
+    /// </summary>
+    public ValueTask<bool> DeleteReservedAsync(BeanstalkdJob job, CancellationToken cancellationToken = default) =>
+        OnReservationAsync(BeanstalkdCommand.Delete, job, cancellationToken);
+
+    /// <summary>
+    /// Puts a job this client reserved back to ready (<c>release</c>, same priority, no delay), on the
+    /// connection that reserved it; false and failures as for <see cref="DeleteReservedAsync"/>.
+    /// </summary>
+    public ValueTask<bool> ReleaseAsync(BeanstalkdJob job, CancellationToken cancellationToken = default) =>
+        OnReservationAsync(BeanstalkdCommand.Release, job, cancellationToken);
+
+    /// <summary>
+    /// Starts the time-to-run of a job this client reserved again (<c>touch</c>), on the connection
+    /// that reserved it, so the server does not hand it out meanwhile; false and failures as for
+    /// <see cref="DeleteReservedAsync"/>.
+    /// </summary>
+    public ValueTask<bool> TouchAsync(BeanstalkdJob job, CancellationToken cancellationToken = default) =>
+        OnReservationAsync(BeanstalkdCommand.Touch, job, cancellationToken);
 
     /// <summary>
     /// How many jobs of the tube are ready (<c>stats-tube</c>, current-jobs-ready); 0 while the
@@ -115,6 +155,23 @@ public sealed class BeanstalkdClient : IAsyncDisposable
 
     /// <summary>Closes the connection: calls still waiting fail with <see cref="BeanstalkdUnavailableException"/>, later ones with <see cref="ObjectDisposedException"/>.</summary>
     public ValueTask DisposeAsync() => _connector.DisposeAsync();
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<bool> OnReservationAsync(BeanstalkdCommand command, BeanstalkdJob job, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(job);
+        cancellationToken.ThrowIfCancellationRequested();
+        if (job.ReservedOn is not { IsOpen: true } connection) return false;
+        try
+        {
+            await connection.SendAsync(command, job.Id, default, Environment.TickCount64 + _timeoutMs, cancellationToken).ConfigureAwait(false);
+            return true;
+        }
+        catch (BeanstalkdProtocolException e) when (e.Reply == "NOT_FOUND")
+        {
+            return false;
+        }
+    }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<BeanstalkdReply> CallAsync(BeanstalkdCommand command, ulong id, ReadOnlyMemory<byte> body,

@@ -12,8 +12,11 @@ internal enum BeanstalkdCommand
     /// <summary><c>delete &lt;id&gt;</c>: DELETED.</summary>
     Delete,
 
-    /// <summary><c>release &lt;id&gt; &lt;pri&gt; 0</c>: RELEASED (for a reservation whose caller gave up).</summary>
+    /// <summary><c>release &lt;id&gt; &lt;pri&gt; 0</c>: RELEASED (a reservation handed back: a lease's, or one whose caller gave up).</summary>
     Release,
+
+    /// <summary><c>touch &lt;id&gt;</c>: TOUCHED (the reservation's time-to-run starts again).</summary>
+    Touch,
 
     /// <summary><c>stats-tube &lt;tube&gt;</c>: OK &lt;bytes&gt; + YAML, or NOT_FOUND while the tube does not exist.</summary>
     StatsTube,

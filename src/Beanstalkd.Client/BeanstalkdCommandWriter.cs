@@ -61,6 +61,9 @@ internal sealed class BeanstalkdCommandWriter
             case BeanstalkdCommand.Release:
                 Advance(output, Utf8.TryWrite(output.GetSpan(MaxLineLength), $"release {id} {Priority} 0\r\n", out written), written);
                 break;
+            case BeanstalkdCommand.Touch:
+                Advance(output, Utf8.TryWrite(output.GetSpan(MaxLineLength), $"touch {id}\r\n", out written), written);
+                break;
             case BeanstalkdCommand.StatsTube:
                 output.Write(_statsTube);
                 break;

@@ -57,6 +57,9 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
 
     public INatsJSContext JetStream => _js;
 
+    /// <summary>How long the consumer holds a fetched message for its ack (Nats:AckWaitSeconds).</summary>
+    public TimeSpan AckWait => TimeSpan.FromSeconds(_options.AckWaitSeconds);
+
     /// <summary>Runs one call with the queue's consumer, within the deadline.</summary>
     public async Task<T> RunAsync<T>(Func<INatsJSConsumer, CancellationToken, Task<T>> call)
     {

@@ -28,7 +28,11 @@ public sealed class NatsOptions
     [Range(1500, 60_000)]
     public int TimeoutMs { get; set; } = 2000;
 
-    /// <summary>Seconds a fetched message waits for its ack before the server hands it out again.</summary>
+    /// <summary>
+    /// Seconds a fetched message waits for its ack before the server hands it out again. A lease
+    /// longer than this is kept with in-progress acks every third of it (<see cref="NatsQueueStore"/>);
+    /// the leases of a service that dies come back this long after their last one.
+    /// </summary>
     [Range(1, 3600)]
     public int AckWaitSeconds { get; set; } = 30;
 

@@ -82,15 +82,46 @@ public sealed class RabbitMqConnection : IAsyncDisposable
         }
         catch (Exception e) when (IsUnavailable(e))
         {
-            var timedOut = deadline.IsCancellationRequested || e is TimeoutException;
-            if (timedOut) Activity.CountTimeout();
-            throw new StorageUnavailableException(BackendName, timedOut ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+            throw Unavailable(e, deadline);
         }
         finally
         {
             Activity.End();
             if (channel is not null) _ = CloseAsync(channel);
         }
+    }
+
+    /// <summary>
+    /// Runs one call within the deadline on a channel the caller keeps (<see cref="OpenChannelAsync"/>),
+    /// its failures becoming <see cref="StorageUnavailableException"/> as in <see cref="RunAsync{T}"/>;
+    /// what becomes of the channel after a failure is the caller's to decide.
+    /// </summary>
+    public async Task<T> RunOnOwnChannelAsync<T>(Func<CancellationToken, Task<T>> call)
+    {
+        using var deadline = new CancellationTokenSource(_options.TimeoutMs);
+        Activity.Begin();
+        try
+        {
+            return await call(deadline.Token);
+        }
+        catch (Exception e) when (IsUnavailable(e))
+        {
+            throw Unavailable(e, deadline);
+        }
+        finally
+        {
+            Activity.End();
+        }
+    }
+
+    /// <summary>Closes a channel in the background (closing returns its unacknowledged messages to the queue).</summary>
+    public void Close(IChannel channel) => _ = CloseAsync(channel);
+
+    private StorageUnavailableException Unavailable(Exception e, CancellationTokenSource deadline)
+    {
+        var timedOut = deadline.IsCancellationRequested || e is TimeoutException;
+        if (timedOut) Activity.CountTimeout();
+        return new StorageUnavailableException(BackendName, timedOut ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
     }
 
     private async Task<IChannel> RentAsync(CancellationToken cancellationToken)
@@ -100,6 +131,15 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             if (idle.IsOpen) return idle;
             _ = CloseAsync(idle);
         }
+        return await OpenChannelAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Opens a channel on which the queue is declared. Not pooled: a caller that keeps it across
+    /// calls (the leases') closes it with <see cref="Close"/>.
+    /// </summary>
+    public async Task<IChannel> OpenChannelAsync(CancellationToken cancellationToken)
+    {
         var connection = await ConnectAsync(cancellationToken);
         if (!connection.IsOpen) throw new StorageUnavailableException(BackendName, $"connection lost, reconnecting: {connection.CloseReason?.ReplyText}");
         IChannel channel;
