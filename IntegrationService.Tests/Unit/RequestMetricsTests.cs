@@ -20,6 +20,9 @@ public sealed class RequestMetricsTests : IDisposable
         public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
         public Task<long> CountAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
         public Task<long> PurgeAsync(CancellationToken cancellationToken) => throw new InvalidOperationException();
+        public Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken) => throw new InvalidOperationException();
+        public Task<bool> AckAsync(string receipt, CancellationToken cancellationToken) => throw new InvalidOperationException();
+        public Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => throw new InvalidOperationException();
     }
 
     private readonly BackendActivity _tarantool = new("tarantool");

@@ -20,16 +20,16 @@ public interface IQueueStore
     /// documents the mechanism (its own where it has one) and what happens to a lease when the
     /// service or the server fails.
     /// </summary>
-    Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases): every store implements it");
+    Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken);
 
     /// <summary>
     /// Deletes the message of a lease still held; false when the receipt names no lease held now
     /// (unknown, already acknowledged or given back, or expired: the message may be delivered again).
     /// </summary>
-    Task<bool> AckAsync(string receipt, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases)");
+    Task<bool> AckAsync(string receipt, CancellationToken cancellationToken);
 
     /// <summary>Ends a lease still held at once, so the message is delivered again; false as for <see cref="AckAsync"/>.</summary>
-    Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => throw new NotSupportedException("TODO(leases)");
+    Task<bool> NackAsync(string receipt, CancellationToken cancellationToken);
 
     /// <summary>Messages waiting, not counting leased ones (for the benchmark's start and end depth; may scan the queue).</summary>
     Task<long> CountAsync(CancellationToken cancellationToken);
