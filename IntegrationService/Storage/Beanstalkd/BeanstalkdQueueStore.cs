@@ -6,9 +6,10 @@ namespace IntegrationService.Storage.Beanstalkd;
 /// <summary>
 /// The beanstalkd queue: put to write; reserve-with-timeout 0 and delete to read (an empty tube
 /// answers at once). The client's failures become <see cref="StorageUnavailableException"/>.
-/// A job whose delete is in doubt (the connection broke after the reserve) is still returned:
-/// if the delete did not happen, beanstalkd releases the job when the connection closes and it is
-/// delivered again — at least once, never lost.
+/// A job whose delete is in doubt (the connection broke after the reserve) is not returned: the
+/// read answers 503. If the delete did not happen, beanstalkd releases the job when the connection
+/// closes and it is read again; if it did, the message is gone. So GET /read is at most once here
+/// as on every queue, never handing a message out twice; the leased read below is the at-least-once path.
 /// <para>
 /// <b>The leased read is a reservation</b>, held by the service's one connection: a lease is
 /// reserve-with-timeout 0, an ack deletes the job and a nack releases it, each on the connection
@@ -64,9 +65,10 @@ public sealed class BeanstalkdQueueStore : IQueueStore, IAsyncDisposable
         {
             await _client.DeleteAsync(job.Id, cancellationToken);
         }
-        catch (BeanstalkdUnavailableException)
+        catch (BeanstalkdException e) when (IsUnavailable(e))
         {
             // In doubt: see the class summary.
+            throw Unavailable(e);
         }
         return new QueueMessage(checked((long)job.Id), job.Body);
     }
