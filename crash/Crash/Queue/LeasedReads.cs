@@ -18,19 +18,11 @@ internal sealed class LeasedReads(string url, string storage)
     /// <summary>A drain ends after 204s for a lease and the stores' reapers (1 s at most) and some margin.</summary>
     public static readonly TimeSpan Quiet = Lease + TimeSpan.FromSeconds(3);
 
-    /// <summary>
-    /// While acknowledged messages are still undelivered the drain waits longer: a leased message held
-    /// by a killed service comes back after the broker's own ack wait (NATS JetStream's is 30 s here).
-    /// </summary>
-    public static readonly TimeSpan QuietWhileMissing = TimeSpan.FromSeconds(40);
-
     private readonly string _queue = Uri.EscapeDataString(storage);
 
     public string LeaseUrl => string.Create(CultureInfo.InvariantCulture, $"{url}/read/{_queue}?lease={(int)Lease.TotalSeconds}s");
 
     public string AckUrl(string receipt) => $"{url}/ack/{_queue}/{Uri.EscapeDataString(receipt)}";
-
-    public bool QuietEnough(TimeSpan emptyFor, bool missing) => emptyFor >= (missing ? QuietWhileMissing : Quiet);
 
     /// <summary>The receipt of a lease's answer, or null if it has none.</summary>
     public static string? Receipt(byte[] answer)

@@ -60,13 +60,20 @@ internal sealed class QueueReader(HttpClient client, string readUrl, string runI
     }
 
     /// <summary>
+    /// While acknowledged messages are still undelivered, the drain waits this long on 204s before it
+    /// ends: a broker hands out again, only after its own ack wait (NATS JetStream's is 30 s here), a
+    /// message whose delivery the service never received (a fetch answered after its reader gave up,
+    /// a leased message held by a killed service).
+    /// </summary>
+    public static readonly TimeSpan QuietWhileMissing = TimeSpan.FromSeconds(40);
+
+    /// <summary>
     /// Reads until <see cref="EmptyInARow"/> 204s in a row; false if that did not happen within <paramref name="seconds"/>.
     /// On the leased path the 204s must also span a quiet time (<see cref="LeasedReads.Quiet"/>), so a
     /// message whose lease was held by a failed reader or a killed service is back before the drain
-    /// ends; and while <paramref name="missing"/> says acknowledged messages are still undelivered, a
-    /// longer one (<see cref="LeasedReads.QuietWhileMissing"/>), for a broker that redelivers only
-    /// after its own ack wait; a drain that runs out of time while it waits, the queue empty for
-    /// the shorter quiet time, has drained (what is still missing is lost).
+    /// ends; and while <paramref name="missing"/> says acknowledged messages are still undelivered, on
+    /// either path, a longer one (<see cref="QuietWhileMissing"/>). A drain that runs out of time while
+    /// it waits, the queue empty for the shorter quiet time, has drained (what is still missing is lost).
     /// </summary>
     public async Task<bool> DrainAsync(double seconds, Func<bool>? missing = null)
     {
@@ -79,7 +86,7 @@ internal sealed class QueueReader(HttpClient client, string readUrl, string runI
             {
                 case ReadOutcome.Empty:
                     if (empty++ == 0) emptySince = DateTime.UtcNow;
-                    if (empty >= EmptyInARow && (leases is null || leases.QuietEnough(DateTime.UtcNow - emptySince, missing?.Invoke() ?? false))) return true;
+                    if (empty >= EmptyInARow && DateTime.UtcNow - emptySince >= QuietFor(missing?.Invoke() ?? false)) return true;
                     // A message released by a dead reader (at-least-once) or still being restored may come back.
                     await Task.Delay(DrainEmptyPause).ConfigureAwait(false);
                     break;
@@ -93,8 +100,15 @@ internal sealed class QueueReader(HttpClient client, string readUrl, string runI
             }
         }
         // Out of time while still waiting for missing messages, but empty for a whole lease: they are lost, not unverified.
-        return leases is not null && empty >= EmptyInARow && leases.QuietEnough(DateTime.UtcNow - emptySince, missing: false);
+        return empty >= EmptyInARow && DateTime.UtcNow - emptySince >= QuietFor(missing: false);
     }
+
+    /// <summary>
+    /// How long the 204s must last before the drain ends: on the leased path a lease and the reapers
+    /// (<see cref="LeasedReads.Quiet"/>); while acknowledged messages are still missing, on either path,
+    /// <see cref="QuietWhileMissing"/>.
+    /// </summary>
+    private TimeSpan QuietFor(bool missing) => missing ? QuietWhileMissing : leases is null ? TimeSpan.Zero : LeasedReads.Quiet;
 
     private async Task<ReadOutcome> ReadAsync()
     {
