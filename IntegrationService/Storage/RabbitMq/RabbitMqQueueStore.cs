@@ -25,11 +25,12 @@ namespace IntegrationService.Storage.RabbitMq;
 /// written ack arrives.
 /// </para>
 /// <para>
-/// On a quorum queue the multiple ack saves frames, not Raft commands: each basic.get is its own
-/// consumer in the queue's state machine (its delivery tag is its consumer tag), so the broker
+/// On a quorum queue the multiple ack saves frames, not Raft commands: each basic.get is a consumer
+/// of its own in the queue's state machine (its delivery tag is its consumer tag), so the broker
 /// settles each message of a multiple ack with a command of its own, as it does each single ack.
-/// The channel's pipelining of those settlements, and one channel and one ack per take instead of
-/// per read, is what the take saves.
+/// A take saves an ack frame and a channel per read, not the broker's two commands per message.
+/// A take never sees a leased message (the broker hands out ready messages only), and its channel
+/// holds no delivery once the take is over: it was acknowledged, or the channel closed.
 /// </para>
 /// <para>
 /// <b>The leased read is an unacknowledged delivery</b> on a channel the service keeps for leases
