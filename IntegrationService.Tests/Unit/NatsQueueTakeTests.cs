@@ -39,6 +39,31 @@ public sealed class NatsQueueTakeTests
         Assert.Empty(taken);
     }
 
+    /// <summary>
+    /// The server holds a no-wait request it let in for messages that requests ahead of it took
+    /// (NATS.Net sends it no expiry): the take gives up after its 1-s expiry, so its reads answer
+    /// 204 within the call's deadline, not 503 at it.
+    /// </summary>
+    [Fact]
+    public async Task AFetchTheServerHoldsEndsAfterTheExpiryWithWhatCame()
+    {
+        var started = TimeProvider.System.GetTimestamp();
+
+        var taken = await NatsQueueStore.TakeAsync(new FakeConsumer { Holds = true }, 3, Unavailable, CancellationToken.None);
+
+        Assert.Empty(taken);
+        Assert.InRange(TimeProvider.System.GetElapsedTime(started), TimeSpan.FromSeconds(0.9), TimeSpan.FromSeconds(10));
+    }
+
+    [Fact]
+    public async Task TheCallsDeadlineStillFailsAHeldFetch()
+    {
+        using var deadline = new CancellationTokenSource(TimeSpan.FromMilliseconds(100));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() =>
+            NatsQueueStore.TakeAsync(new FakeConsumer(new FakeMessage(1)) { Holds = true }, 3, Unavailable, deadline.Token));
+    }
+
     [Fact]
     public async Task NoReadIsAnsweredBeforeEveryAckOfTheTakeHasAnswered()
     {
@@ -107,12 +132,16 @@ public sealed class NatsQueueTakeTests
         /// <summary>When set, fetches wait for it.</summary>
         public TaskCompletionSource? Gate { get; init; }
 
+        /// <summary>The server holds the request after the messages it had (waiting for a message written later).</summary>
+        public bool Holds { get; init; }
+
         public async IAsyncEnumerable<INatsJSMsg<T>> FetchNoWaitAsync<T>(NatsJSFetchOpts opts, INatsDeserialize<T>? serializer = default,
             [EnumeratorCancellation] CancellationToken cancellationToken = default)
         {
             lock (Fetches) Fetches.Add(opts);
             if (Gate is not null) await Gate.Task;
             for (var n = 0; n < opts.MaxMsgs && _next < Messages.Length; n++) yield return (INatsJSMsg<T>)(object)Messages[_next++];
+            if (Holds) await Task.Delay(Timeout.Infinite, cancellationToken);
         }
 
         public ConsumerInfo Info => throw new NotSupportedException();

@@ -39,15 +39,20 @@ namespace IntegrationService.Storage.Nats;
 /// </summary>
 public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
 {
-    /// <summary>Most reads one take serves (one fetch of this many messages at most).</summary>
+    /// <summary>
+    /// Most reads one take serves (one fetch of this many messages at most), far below what the
+    /// fetch's subscription buffers (NATS.Net: twice the batch) and the consumer's MaxAckPending.
+    /// </summary>
     public const int MaxBatch = 64;
 
     private static readonly INatsSerializer<ReadOnlyMemory<byte>> Publishing = NatsRawSerializer<ReadOnlyMemory<byte>>.Default;
     private static readonly INatsDeserialize<byte[]> Fetching = NatsRawSerializer<byte[]>.Default;
-    // No wait: an empty consumer answers at once, and a fetch that found some messages ends after
-    // them. The server may still hold a no-wait request when it counted a message as pending that
-    // another request (a take or a lease) then took; the expiry ends such a request within the call's
-    // deadline (its reads answer 204) instead of letting it run into it.
+    // No wait: an empty consumer answers at once (404), and a fetch that found messages ends right
+    // after them (408). The server may still hold a no-wait request it let in because it counted
+    // messages as pending that requests ahead of it (a take, a lease) then took: it waits for the next
+    // message written. NATS.Net sends no expiry with a no-wait request (its own timer ends the fetch
+    // 5 s after Expires, past the call's deadline), so a take gives up waiting after FetchExpiry itself:
+    // its reads answer 204 within the deadline instead of 503 at it.
     private static readonly TimeSpan FetchExpiry = TimeSpan.FromSeconds(1);
     private static readonly NatsJSFetchOpts OneMessage = new() { MaxMsgs = 1, Expires = FetchExpiry };
     private static readonly AckOpts DoubleAck = new() { DoubleAck = true };
@@ -79,18 +84,30 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
         _queue.RunAsync((consumer, deadline) => TakeAsync(consumer, count, e => _queue.Unavailable(e, deadline), deadline));
 
     /// <summary>
-    /// One take: a no-wait fetch of up to <paramref name="count"/> messages, then a double ack of each,
-    /// sent together; it returns once every ack has been answered, one item per message fetched, in
-    /// the order fetched. A fetch that fails fails the take (its messages, unacknowledged, come back
-    /// after the ack wait); an ack that fails with the broker fails its own read only.
+    /// One take: a no-wait fetch of up to <paramref name="count"/> messages (given up after
+    /// <see cref="FetchExpiry"/> with what came), then a double ack of each, sent together; it returns
+    /// once every ack has been answered, one item per message fetched, in the order fetched. A fetch
+    /// that fails fails the take (its messages, unacknowledged, come back after the ack wait); an ack
+    /// that fails with the broker fails its own read only.
     /// </summary>
     internal static async Task<IReadOnlyList<TakenRead>> TakeAsync(INatsJSConsumer consumer, int count,
         Func<Exception, StorageUnavailableException> unavailable, CancellationToken deadline)
     {
         var fetched = new List<INatsJSMsg<byte[]>>(count);
-        await foreach (var message in consumer.FetchNoWaitAsync(new NatsJSFetchOpts { MaxMsgs = count, Expires = FetchExpiry }, Fetching, deadline))
+        using (var expiry = CancellationTokenSource.CreateLinkedTokenSource(deadline))
         {
-            fetched.Add(message);
+            expiry.CancelAfter(FetchExpiry);
+            try
+            {
+                await foreach (var message in consumer.FetchNoWaitAsync(new NatsJSFetchOpts { MaxMsgs = count, Expires = FetchExpiry }, Fetching, expiry.Token))
+                {
+                    fetched.Add(message);
+                }
+            }
+            catch (OperationCanceledException) when (expiry.IsCancellationRequested && !deadline.IsCancellationRequested)
+            {
+                // A request the server held (above): what came is all there was for it.
+            }
         }
         if (fetched.Count == 0) return [];
         return await Task.WhenAll(fetched.Select(async message =>
