@@ -5,9 +5,9 @@ namespace IntegrationService.Queues;
 /// brokers' reads, issue 37): a read that finds fewer than <see cref="_maxInFlight"/> takes running
 /// starts its own take of one message at once (so an idle queue answers as fast as before); reads
 /// that arrive while that many takes run wait, and the next take to start serves all of them, up to
-/// <see cref="_maxBatch"/>, with one request to the backend. Under load a take then costs one round
-/// trip (and one commit, or one acknowledgement) for many messages instead of one each, and only a
-/// few takes, not every reader, contend for the queue's head.
+/// <see cref="_maxBatch"/>. Under load the backend then sees one take for many reads (one statement
+/// and commit on PostgreSQL, one fetch on NATS, one ack on RabbitMQ) instead of one each, and only
+/// a few takes, not every reader, contend for the queue's head.
 /// <para>
 /// Each waiting read gets one item of the take's result, oldest first to the read that came first,
 /// or null when the take found fewer messages than reads (the queue is empty, or what is left is

@@ -40,8 +40,8 @@ namespace IntegrationService.Storage.Nats;
 public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
 {
     /// <summary>
-    /// Most reads one take serves (one fetch of this many messages at most), far below what the
-    /// fetch's subscription buffers (NATS.Net: twice the batch) and the consumer's MaxAckPending.
+    /// Most reads one take serves (one fetch of this many messages at most); with the takes in flight
+    /// (<see cref="NatsOptions.QueueTakesInFlight"/>), well under the consumer's MaxAckPending.
     /// </summary>
     public const int MaxBatch = 64;
 

@@ -21,8 +21,8 @@ namespace IntegrationService.Storage.RabbitMq;
 /// broker requeues what the take got (<see cref="RabbitMqConnection.RunAsync{T}"/>): a message is
 /// handed to a reader only after its ack was sent. An ack has no answer in AMQP 0-9-1: if the
 /// connection breaks after the ack was written and before the broker read it, the broker requeues
-/// messages already answered (the take's, as before one read's), so at most once holds as far as a
-/// written ack arrives.
+/// messages already answered (every message of the take, where it was one read's before takes), so
+/// at most once holds as far as a written ack arrives.
 /// </para>
 /// <para>
 /// On a quorum queue the multiple ack saves frames, not Raft commands: each basic.get is a consumer
@@ -49,7 +49,7 @@ public sealed class RabbitMqQueueStore : IQueueStore, IAsyncDisposable
 {
     /// <summary>
     /// Most reads one take serves: its gets are round trips one after another (a channel runs one
-    /// call at a time), each a Raft command, so a longer take would hold its first reads too long.
+    /// call at a time), each a Raft command, and none of its reads answers before the last.
     /// </summary>
     public const int MaxBatch = 16;
 
