@@ -1,5 +1,5 @@
+using IntegrationService.Queues;
 using IntegrationService.Storage;
-using IntegrationService.Storage.Postgres;
 
 namespace IntegrationService.Tests.Unit;
 

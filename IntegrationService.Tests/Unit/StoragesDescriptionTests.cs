@@ -31,7 +31,8 @@ public sealed class StoragesDescriptionTests
             ["Queue"], false),
         new("nats-jetstream",
             "NATS JetStream (nats-server 2.9): stream 'INTEGRATION' with file storage and work-queue retention, durable pull consumer 'integration'; " +
-            "publish, awaiting the PubAck, to write; fetch one message without waiting, then ack it (double ack), to read.",
+            "publish, awaiting the PubAck, to write; to read, the reads waiting share a take (at most 2 at once): " +
+            "one fetch without waiting of as many messages, up to 64, then an ack of each (double ack), all answered before any of those reads answers.",
             "Stream files fsynced every 2 minutes (nats-server 2.9's fixed interval; 2.10 added sync_interval): a host crash can lose the acknowledged messages of that long; " +
             "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck). " +
             "A read whose ack is lost (the service or the connection fails between fetch and ack) is delivered again after the consumer's ack wait (30 s). " +
@@ -49,7 +50,8 @@ public sealed class StoragesDescriptionTests
             ["Item"], false),
         new("rabbitmq",
             "RabbitMQ 3.10, one durable quorum queue ('integration', x-queue-type=quorum) on one node: " +
-            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+            "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel (at most 4 at once): " +
+            "basic.get after basic.get, up to 16 or until the queue is empty, then one basic.ack of them all (multiple), sent before any of those reads answers.",
             "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
             "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
             "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
@@ -98,6 +100,15 @@ public sealed class StoragesDescriptionTests
         var storages = await StoragesAsync(new() { ["Redis:CacheTtlSeconds"] = "60" });
 
         Assert.Contains("caches the answer for 60 s unless", Single(storages, "postgres-redis-cache").Description);
+    }
+
+    [Fact]
+    public async Task TheTakesInFlightOptionsChangeTheBrokersDescriptions()
+    {
+        var storages = await StoragesAsync(new() { ["RabbitMq:QueueTakesInFlight"] = "8", ["Nats:QueueTakesInFlight"] = "3" });
+
+        Assert.Contains("share a take on one channel (at most 8 at once)", Single(storages, "rabbitmq").Description);
+        Assert.Contains("share a take (at most 3 at once)", Single(storages, "nats-jetstream").Description);
     }
 
     [Fact]

@@ -170,10 +170,14 @@ public static class Architectures
     }
 
     /// <summary>rabbitmq: a queue in one RabbitMQ quorum queue.</summary>
-    private static StorageArchitecture RabbitMqQueue(IServiceProvider sp) =>
-        new(RabbitMqConnection.BackendName,
-            $"RabbitMQ 3.10, one durable quorum queue ('{Bound<RabbitMqOptions>(sp).Queue}', x-queue-type=quorum) on one node: " +
-            "publish, awaiting the publisher confirm, to write; basic.get, then basic.ack once the message is in hand, to read.",
+    private static StorageArchitecture RabbitMqQueue(IServiceProvider sp)
+    {
+        var rabbitMq = Bound<RabbitMqOptions>(sp);
+        return new(RabbitMqConnection.BackendName,
+            $"RabbitMQ 3.10, one durable quorum queue ('{rabbitMq.Queue}', x-queue-type=quorum) on one node: " +
+            "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel " +
+            $"(at most {rabbitMq.QueueTakesInFlight} at once): basic.get after basic.get, up to {RabbitMqQueueStore.MaxBatch} or until the queue is empty, " +
+            "then one basic.ack of them all (multiple), sent before any of those reads answers.",
             "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
             "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
             "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
@@ -183,6 +187,7 @@ public static class Architectures
             Queue = sp.GetRequiredService<RabbitMqQueueStore>(),
             Facts = DurabilityFacts.Synchronous,
         };
+    }
 
     /// <summary>nats-jetstream: a queue in a JetStream stream (file storage, work-queue retention) read through a durable pull consumer.</summary>
     private static StorageArchitecture NatsJetStreamQueueArchitecture(IServiceProvider sp)
@@ -190,7 +195,9 @@ public static class Architectures
         var nats = Bound<NatsOptions>(sp);
         return new("nats-jetstream",
             $"NATS JetStream (nats-server 2.9): stream '{nats.Stream}' with file storage and work-queue retention, durable pull consumer '{nats.Consumer}'; " +
-            "publish, awaiting the PubAck, to write; fetch one message without waiting, then ack it (double ack), to read.",
+            "publish, awaiting the PubAck, to write; to read, the reads waiting share a take " +
+            $"(at most {nats.QueueTakesInFlight} at once): one fetch without waiting of as many messages, up to {NatsQueueStore.MaxBatch}, " +
+            "then an ack of each (double ack), all answered before any of those reads answers.",
             $"{NatsSync(nats.SyncIntervalMs)} A read whose ack is lost (the service or the connection fails between fetch and ack) " +
             $"is delivered again after the consumer's ack wait ({nats.AckWaitSeconds} s). One server, no replicas: while it is down the queue is unavailable (503).",
             null, null, [NatsJetStreamQueue.BackendName], [])

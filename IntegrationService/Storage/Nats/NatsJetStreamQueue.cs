@@ -60,6 +60,9 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
     /// <summary>How long the consumer holds a fetched message for its ack (Nats:AckWaitSeconds).</summary>
     public TimeSpan AckWait => TimeSpan.FromSeconds(_options.AckWaitSeconds);
 
+    /// <summary>How many takes of <c>GET /read</c> may run at once (Nats:QueueTakesInFlight).</summary>
+    public int QueueTakesInFlight => _options.QueueTakesInFlight;
+
     /// <summary>Runs one call with the queue's consumer, within the deadline.</summary>
     public async Task<T> RunAsync<T>(Func<INatsJSConsumer, CancellationToken, Task<T>> call)
     {
@@ -80,10 +83,13 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
         {
             // The stream or the consumer may be gone (a server with a new store): check them again next time.
             _consumer = null;
-            throw new StorageUnavailableException(BackendName,
-                deadline.IsCancellationRequested || e is TimeoutException ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+            throw Unavailable(e, deadline.Token);
         }
     }
+
+    /// <summary>The broker's failure <paramref name="e"/> of a call under <paramref name="deadline"/>, as a 503.</summary>
+    internal StorageUnavailableException Unavailable(Exception e, CancellationToken deadline) =>
+        new(BackendName, deadline.IsCancellationRequested || e is TimeoutException ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
 
     private async Task<INatsJSConsumer> ConsumerAsync(CancellationToken cancellationToken)
     {

@@ -22,11 +22,21 @@ public sealed class NatsOptions
     public string Consumer { get; set; } = "integration";
 
     /// <summary>
-    /// Milliseconds one call (a publish and its PubAck, a fetch and its ack) may take before it counts
-    /// as unavailable (503). At least 1.5 s: a read's fetch may take its 1 s expiry (<see cref="NatsQueueStore"/>).
+    /// Milliseconds one call (a publish and its PubAck, a take's fetch and its acks) may take before it
+    /// counts as unavailable (503). At least 1.5 s: a read's fetch may take its 1 s expiry (<see cref="NatsQueueStore"/>).
     /// </summary>
     [Range(1500, 60_000)]
     public int TimeoutMs { get; set; } = 2000;
+
+    /// <summary>
+    /// How many takes of <c>GET /read</c> may run at once; reads that arrive while that many run are
+    /// served together by the next (<see cref="Queues.QueueTakeBatcher{T}"/>: one no-wait fetch of up to
+    /// <see cref="NatsQueueStore.MaxBatch"/> messages, then their acks). At most 8, so that the
+    /// messages those takes hold while their acks are answered (8 × 64) stay well under the consumer's
+    /// MaxAckPending (the server's default, 1000), which the leases share.
+    /// </summary>
+    [Range(1, 8)]
+    public int QueueTakesInFlight { get; set; } = 2;
 
     /// <summary>
     /// Seconds a fetched message waits for its ack before the server hands it out again. A lease

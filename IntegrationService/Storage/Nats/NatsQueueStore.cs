@@ -7,10 +7,22 @@ namespace IntegrationService.Storage.Nats;
 
 /// <summary>
 /// The queue in a JetStream stream. A write publishes to the stream's subject and awaits the
-/// PubAck, whose stream sequence is the message's id; a read fetches one message from the durable
-/// pull consumer without waiting (none: 204) and acks it, waiting for the server to confirm the
-/// ack (double ack). If the ack is lost (the service dies, the connection breaks), the server hands
-/// the message out again after the consumer's ack wait: at least once, never lost.
+/// PubAck, whose stream sequence is the message's id. A read takes a message from the durable pull
+/// consumer without waiting (none: 204) and acks it, waiting for the server to confirm the ack
+/// (double ack), before it answers.
+/// <para>
+/// <b>Reads that arrive together share one take</b> (<see cref="QueueTakeBatcher{T}"/>): at most
+/// Nats:QueueTakesInFlight takes run at once, and the reads that arrive meanwhile are served by the
+/// next one, up to <see cref="MaxBatch"/>: one no-wait fetch of as many messages as reads waiting
+/// (one pull request and one inbox subscription, where each read used to make its own), then a
+/// double ack of every message fetched, all sent at once and all awaited before any read is
+/// answered. Each read gets one message, in the consumer's order, the first to the read that came
+/// first. A message whose ack failed is not handed out: its read answers 503 (the server may have
+/// deleted it, if only the ack's answer was lost, or hands it out again after the consumer's ack
+/// wait), while the reads whose acks were confirmed get theirs. So a message goes to a reader only
+/// once the server has confirmed its deletion, and to one reader only. If the service dies between
+/// fetch and ack, the server hands the fetched messages out again after the ack wait.
+/// </para>
 /// <para>
 /// <b>The leased read is a message awaiting its ack</b> on the same consumer: a lease fetches one
 /// message without acking it, an ack is a double ack and a nack a -NAK (delivered again at once).
@@ -22,24 +34,37 @@ namespace IntegrationService.Storage.Nats;
 /// receipt is refused, as the server may have delivered the message again; a newer delivery of the
 /// same stream sequence ends the older lease. If the service dies, nobody naks its leases: the
 /// server delivers each message again once its ack wait runs out after the last in-progress ack.
+/// A take never holds a leased message: the consumer hands out only messages nobody holds.
 /// </para>
 /// </summary>
 public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
 {
+    /// <summary>
+    /// Most reads one take serves (one fetch of this many messages at most); with the takes in flight
+    /// (<see cref="NatsOptions.QueueTakesInFlight"/>), well under the consumer's MaxAckPending.
+    /// </summary>
+    public const int MaxBatch = 64;
+
     private static readonly INatsSerializer<ReadOnlyMemory<byte>> Publishing = NatsRawSerializer<ReadOnlyMemory<byte>>.Default;
     private static readonly INatsDeserialize<byte[]> Fetching = NatsRawSerializer<byte[]>.Default;
-    // No wait: an empty consumer answers at once. The server may still hold a no-wait request when
-    // it counted a message as pending that another reader's request then took; the expiry ends such
-    // a request within the call's deadline (the read answers 204) instead of letting it run into it.
-    private static readonly NatsJSFetchOpts OneMessage = new() { MaxMsgs = 1, Expires = TimeSpan.FromSeconds(1) };
+    // No wait: an empty consumer answers at once (404), and a fetch that found messages ends right
+    // after them (408). The server may still hold a no-wait request it let in because it counted
+    // messages as pending that requests ahead of it (a take, a lease) then took: it waits for the next
+    // message written. NATS.Net sends no expiry with a no-wait request (its own timer ends the fetch
+    // 5 s after Expires, past the call's deadline), so a take gives up waiting after FetchExpiry itself:
+    // its reads answer 204 within the deadline instead of 503 at it.
+    private static readonly TimeSpan FetchExpiry = TimeSpan.FromSeconds(1);
+    private static readonly NatsJSFetchOpts OneMessage = new() { MaxMsgs = 1, Expires = FetchExpiry };
     private static readonly AckOpts DoubleAck = new() { DoubleAck = true };
 
     private readonly NatsJetStreamQueue _queue;
+    private readonly QueueTakeBatcher<TakenRead> _takes;
     private readonly LeaseBook<ulong, INatsJSMsg<byte[]>> _leases;
 
     public NatsQueueStore(NatsJetStreamQueue queue, ILogger<NatsQueueStore> logger)
     {
         _queue = queue;
+        _takes = new QueueTakeBatcher<TakenRead>(TakeAsync, queue.QueueTakesInFlight, MaxBatch);
         _leases = new(NakAsync, new LeaseHold<INatsJSMsg<byte[]>>(queue.AckWait, AckProgressAsync), TimeProvider.System, logger);
         _leases.Start();
     }
@@ -52,16 +77,52 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
             return checked((long)ack.Seq);
         });
 
-    public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) =>
-        _queue.RunAsync(async (consumer, deadline) =>
+    public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) =>
+        (await _takes.TakeOneAsync())?.Answer();
+
+    private Task<IReadOnlyList<TakenRead>> TakeAsync(int count) =>
+        _queue.RunAsync((consumer, deadline) => TakeAsync(consumer, count, e => _queue.Unavailable(e, deadline), deadline));
+
+    /// <summary>
+    /// One take: a no-wait fetch of up to <paramref name="count"/> messages (given up after
+    /// <see cref="FetchExpiry"/> with what came), then a double ack of each, sent together; it returns
+    /// once every ack has been answered, one item per message fetched, in the order fetched. A fetch
+    /// that fails fails the take (its messages, unacknowledged, come back after the ack wait); an ack
+    /// that fails with the broker fails its own read only.
+    /// </summary>
+    internal static async Task<IReadOnlyList<TakenRead>> TakeAsync(INatsJSConsumer consumer, int count,
+        Func<Exception, StorageUnavailableException> unavailable, CancellationToken deadline)
+    {
+        var fetched = new List<INatsJSMsg<byte[]>>(count);
+        using (var expiry = CancellationTokenSource.CreateLinkedTokenSource(deadline))
         {
-            await foreach (var message in consumer.FetchNoWaitAsync(OneMessage, Fetching, deadline))
+            expiry.CancelAfter(FetchExpiry);
+            try
+            {
+                await foreach (var message in consumer.FetchNoWaitAsync(new NatsJSFetchOpts { MaxMsgs = count, Expires = FetchExpiry }, Fetching, expiry.Token))
+                {
+                    fetched.Add(message);
+                }
+            }
+            catch (OperationCanceledException) when (expiry.IsCancellationRequested && !deadline.IsCancellationRequested)
+            {
+                // A request the server held (above): what came is all there was for it.
+            }
+        }
+        if (fetched.Count == 0) return [];
+        return await Task.WhenAll(fetched.Select(async message =>
+        {
+            try
             {
                 await message.AckAsync(DoubleAck, deadline);
-                return new QueueMessage(checked((long)message.Metadata!.Value.Sequence.Stream), message.Data ?? []);
             }
-            return null;
-        });
+            catch (Exception e) when (NatsJetStreamQueue.IsUnavailable(e))
+            {
+                return new TakenRead(null, unavailable(e));
+            }
+            return new TakenRead(new QueueMessage(checked((long)message.Metadata!.Value.Sequence.Stream), message.Data ?? []), null);
+        }));
+    }
 
     public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
     {
@@ -132,4 +193,11 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
         });
 
     public ValueTask DisposeAsync() => _leases.DisposeAsync();
+
+    /// <summary>A read's share of a take: its message, acknowledged, or why its ack failed.</summary>
+    internal sealed record TakenRead(QueueMessage? Message, StorageUnavailableException? AckFailure)
+    {
+        /// <summary>The read's answer: the message, or the ack's failure thrown (a 503).</summary>
+        public QueueMessage Answer() => AckFailure is { } failure ? throw failure : Message!;
+    }
 }

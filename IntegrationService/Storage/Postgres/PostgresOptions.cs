@@ -40,7 +40,7 @@ public sealed class PostgresOptions
 
     /// <summary>
     /// How many takes of the postgres queue may run at once; reads that arrive while that many run
-    /// are served together by the next take (<see cref="QueueTakeBatcher{T}"/>, one statement for up
+    /// are served together by the next take (<see cref="Queues.QueueTakeBatcher{T}"/>, one statement for up
     /// to 64 reads). 1 serialises takes; more let several contend for the queue's head.
     /// </summary>
     [Range(1, 64)]

@@ -63,6 +63,9 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     /// <summary>The queue's name (RabbitMq:Queue).</summary>
     public string Queue => _options.Queue;
 
+    /// <summary>How many takes of <c>GET /read</c> may run at once (RabbitMq:QueueTakesInFlight).</summary>
+    public int QueueTakesInFlight => _options.QueueTakesInFlight;
+
     /// <summary>Calls in flight and calls that ran out of time, for /metrics.</summary>
     public BackendActivity Activity { get; } = new(BackendName);
 

@@ -26,11 +26,20 @@ public sealed class RabbitMqOptions
     public string Queue { get; set; } = "integration";
 
     /// <summary>
-    /// Milliseconds one call (a publish and its confirm, a get and its ack, a connection attempt)
+    /// Milliseconds one call (a publish and its confirm, a take's gets and its ack, a connection attempt)
     /// may take before it counts as unavailable (503).
     /// </summary>
     [Range(10, 60_000)]
     public int TimeoutMs { get; set; } = 2000;
+
+    /// <summary>
+    /// How many takes of <c>GET /read</c> may run at once, each on a channel of its own; reads that
+    /// arrive while that many run are served together by the next (<see cref="Queues.QueueTakeBatcher{T}"/>:
+    /// up to <see cref="RabbitMqQueueStore.MaxBatch"/> gets one after another and one multiple ack).
+    /// Fewer takes batch more reads per ack; more run more gets at once.
+    /// </summary>
+    [Range(1, 64)]
+    public int QueueTakesInFlight { get; set; } = 4;
 
     /// <summary>
     /// The most channels the connection asks the broker for (the broker's own limit, 2047 by default,

@@ -7,11 +7,31 @@ namespace IntegrationService.Storage.RabbitMq;
 /// <summary>
 /// The queue in a RabbitMQ quorum queue. A write publishes to it (default exchange, mandatory)
 /// and awaits the publisher confirm, which the broker sends once the message is in the queue's
-/// Raft log on disk; a read is basic.get without auto-ack, then basic.ack once the message is in
-/// hand. If the ack is lost (the service dies, the connection breaks, the call times out), the
-/// broker hands the message out again when the channel closes: at least once, never lost. The
-/// broker numbers nothing, so the service gives each message its id (<see cref="MessageIdClock"/>)
-/// in the message-id property.
+/// Raft log on disk. A read is basic.get without auto-ack, then basic.ack once the message is in
+/// hand, sent before the read answers. The broker numbers nothing, so the service gives each
+/// message its id (<see cref="MessageIdClock"/>) in the message-id property.
+/// <para>
+/// <b>Reads that arrive together share one take</b> (<see cref="QueueTakeBatcher{T}"/>): at most
+/// RabbitMq:QueueTakesInFlight takes run at once, each on a channel of its own, and the reads that
+/// arrive meanwhile are served by the next one, up to <see cref="MaxBatch"/>: a basic.get per read
+/// waiting, one after another on the take's channel, until one finds the queue empty, then one
+/// basic.ack with multiple set for the last delivery tag, which acknowledges them all, sent before
+/// any of those reads answers. Each read gets one message, oldest first to the read that came first.
+/// If a get or the ack fails, every read of the take answers 503 and the channel is closed, so the
+/// broker requeues what the take got (<see cref="RabbitMqConnection.RunAsync{T}"/>): a message is
+/// handed to a reader only after its ack was sent. An ack has no answer in AMQP 0-9-1: if the
+/// connection breaks after the ack was written and before the broker read it, the broker requeues
+/// messages already answered (every message of the take, where it was one read's before takes), so
+/// at most once holds as far as a written ack arrives.
+/// </para>
+/// <para>
+/// On a quorum queue the multiple ack saves frames, not Raft commands: each basic.get is a consumer
+/// of its own in the queue's state machine (its delivery tag is its consumer tag), so the broker
+/// settles each message of a multiple ack with a command of its own, as it does each single ack.
+/// A take saves an ack frame and a channel per read, not the broker's two commands per message.
+/// A take never sees a leased message (the broker hands out ready messages only), and its channel
+/// holds no delivery once the take is over: it was acknowledged, or the channel closed.
+/// </para>
 /// <para>
 /// <b>The leased read is an unacknowledged delivery</b> on a channel the service keeps for leases
 /// (<see cref="RabbitMqLeaseChannel"/>): a lease is basic.get without auto-ack, an ack is basic.ack
@@ -27,14 +47,22 @@ namespace IntegrationService.Storage.RabbitMq;
 /// </summary>
 public sealed class RabbitMqQueueStore : IQueueStore, IAsyncDisposable
 {
+    /// <summary>
+    /// Most reads one take serves: its gets are round trips one after another (a channel runs one
+    /// call at a time), each a Raft command, and none of its reads answers before the last.
+    /// </summary>
+    public const int MaxBatch = 16;
+
     private readonly RabbitMqConnection _connection;
     private readonly MessageIdClock _ids = new(TimeProvider.System);
     private readonly RabbitMqLeaseChannel _leaseChannel;
     private readonly LeaseBook<RabbitMqDelivery, RabbitMqDelivery> _leases;
+    private readonly QueueTakeBatcher<QueueMessage> _takes;
 
     public RabbitMqQueueStore(RabbitMqConnection connection, ILogger<RabbitMqQueueStore> logger)
     {
         _connection = connection;
+        _takes = new QueueTakeBatcher<QueueMessage>(TakeAsync, connection.QueueTakesInFlight, MaxBatch);
         _leaseChannel = new RabbitMqLeaseChannel(connection);
         // A delivery is its own identity: one redelivered after its channel closed is a new lease of a new channel's.
         _leases = new(_leaseChannel.NackAsync, hold: null, TimeProvider.System, logger);
@@ -57,15 +85,30 @@ public sealed class RabbitMqQueueStore : IQueueStore, IAsyncDisposable
         });
     }
 
-    public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) =>
-        _connection.RunAsync(async (channel, deadline) =>
+    public Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken) => _takes.TakeOneAsync();
+
+    private Task<IReadOnlyList<QueueMessage>> TakeAsync(int count) =>
+        _connection.RunAsync((channel, deadline) => TakeAsync(channel, _connection.Queue, count, deadline));
+
+    /// <summary>
+    /// One take on <paramref name="channel"/>, which holds no other unacknowledged delivery: basic.get
+    /// without auto-ack until <paramref name="count"/> messages or the queue is empty, then one
+    /// basic.ack of the last delivery tag with multiple set; returns the messages oldest first. It
+    /// throws if a get or the ack fails, leaving the channel for its caller to close (which requeues
+    /// what it got).
+    /// </summary>
+    internal static async Task<IReadOnlyList<QueueMessage>> TakeAsync(IChannel channel, string queue, int count, CancellationToken deadline)
+    {
+        var taken = new List<QueueMessage>(count);
+        var last = 0UL;
+        while (taken.Count < count && await channel.BasicGetAsync(queue, autoAck: false, deadline) is { } got)
         {
-            var got = await channel.BasicGetAsync(_connection.Queue, autoAck: false, deadline);
-            if (got is null) return null;
-            var message = new QueueMessage(Id(got.BasicProperties.MessageId), got.Body.ToArray());
-            await channel.BasicAckAsync(got.DeliveryTag, multiple: false, deadline);
-            return message;
-        });
+            taken.Add(new QueueMessage(Id(got.BasicProperties.MessageId), got.Body.ToArray()));
+            last = got.DeliveryTag;
+        }
+        if (taken.Count > 0) await channel.BasicAckAsync(last, multiple: true, deadline);
+        return taken;
+    }
 
     public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
     {

@@ -1,17 +1,19 @@
-namespace IntegrationService.Storage.Postgres;
+namespace IntegrationService.Queues;
 
 /// <summary>
-/// Joins reads of a queue that arrive together into one take of several messages (issue 24): a read
-/// that finds fewer than <see cref="_maxInFlight"/> takes running starts its own take of one message
-/// at once (so an idle queue answers as fast as before); reads that arrive while that many takes run
-/// wait, and the next take to start serves all of them, up to <see cref="_maxBatch"/>, in one
-/// statement. Under load a take then costs one round trip and one commit for many messages instead of
-/// one each, and only a few takes, not every reader, contend for the queue's head.
+/// Joins reads of a queue that arrive together into one take of several messages (issue 24; the
+/// brokers' reads, issue 37): a read that finds fewer than <see cref="_maxInFlight"/> takes running
+/// starts its own take of one message at once (so an idle queue answers as fast as before); reads
+/// that arrive while that many takes run wait, and the next take to start serves all of them, up to
+/// <see cref="_maxBatch"/>. Under load the backend then sees one take for many reads (one statement
+/// and commit on PostgreSQL, one fetch on NATS, one ack on RabbitMQ) instead of one each, and only
+/// a few takes, not every reader, contend for the queue's head.
 /// <para>
-/// Each waiting read gets one message of the take's result, oldest first to the read that came first,
+/// Each waiting read gets one item of the take's result, oldest first to the read that came first,
 /// or null when the take found fewer messages than reads (the queue is empty, or what is left is
-/// locked by another take). The take commits before any read is answered, so a message is given to
-/// one read only; a take that fails fails every read in it.
+/// held by another take). The take removes its messages before it returns, so a message is given to
+/// one read only; a take that fails fails every read in it (a store whose take can fail some reads
+/// only returns items that say so, and its read throws for them).
 /// </para>
 /// </summary>
 internal sealed class QueueTakeBatcher<T> where T : class
@@ -22,7 +24,7 @@ internal sealed class QueueTakeBatcher<T> where T : class
     private readonly Queue<TaskCompletionSource<T?>> _waiting = new();
     private int _inFlight;
 
-    /// <param name="take">Takes up to the given number of messages, oldest first, and commits.</param>
+    /// <param name="take">Takes up to the given number of messages, oldest first, and removes them from the queue.</param>
     /// <param name="maxInFlight">How many takes may run at once.</param>
     /// <param name="maxBatch">How many reads one take may serve.</param>
     public QueueTakeBatcher(Func<int, Task<IReadOnlyList<T>>> take, int maxInFlight, int maxBatch)
