@@ -14,7 +14,7 @@ namespace IntegrationService.Tests.Unit;
 public sealed class RabbitMqQueueTakeTests
 {
     [Fact]
-    public async Task ATakeGetsUntilTheCountThenAcksTheLastTagWithMultiple()
+    public async Task ATakeGetsWithAutoAckUntilTheCountOldestFirstAndSendsNoAck()
     {
         var channel = FakeChannel.Holding(5);
 
@@ -22,36 +22,30 @@ public sealed class RabbitMqQueueTakeTests
 
         Assert.Equal([1001L, 1002L, 1003L], taken.Select(m => m.Id)); // oldest first
         Assert.Equal("{\"n\":1}", Encoding.UTF8.GetString(taken[0].Body.Span));
-        Assert.Equal(["get integration", "get integration", "get integration", "ack 3 multiple"], channel.Calls);
+        Assert.Equal(["get integration auto-ack", "get integration auto-ack", "get integration auto-ack"], channel.Calls);
     }
 
     [Fact]
-    public async Task ATakeStopsAtTheFirstEmptyGetAndAcksWhatItGot()
+    public async Task ATakeStopsAtTheFirstEmptyGet()
     {
         var channel = FakeChannel.Holding(2);
 
         var taken = await RabbitMqQueueStore.TakeAsync(channel.Proxy, "integration", 16, CancellationToken.None);
 
         Assert.Equal(2, taken.Count);
-        Assert.Equal(["get integration", "get integration", "get integration", "ack 2 multiple"], channel.Calls);
+        Assert.Equal(3, channel.Calls.Count);
     }
 
     [Fact]
-    public async Task AnEmptyQueueSendsNoAck()
+    public async Task AGetThatFailsAfterOthersEndsTheTakeWithWhatItGotAndAFirstOneThrows()
     {
-        var channel = FakeChannel.Holding(0);
+        var channel = FakeChannel.Holding(5);
+        channel.FailGet = 3;
+        Assert.Equal([1001L, 1002L], (await RabbitMqQueueStore.TakeAsync(channel.Proxy, "integration", 4, CancellationToken.None)).Select(m => m.Id));
 
-        Assert.Empty(await RabbitMqQueueStore.TakeAsync(channel.Proxy, "integration", 4, CancellationToken.None));
-        Assert.Equal(["get integration"], channel.Calls);
-    }
-
-    [Fact]
-    public async Task AFailedAckFailsTheTakeSoNoneOfItsMessagesIsHandedOut()
-    {
-        var channel = FakeChannel.Holding(3);
-        channel.AckFailure = new IOException("connection reset");
-
-        await Assert.ThrowsAsync<IOException>(() => RabbitMqQueueStore.TakeAsync(channel.Proxy, "integration", 3, CancellationToken.None));
+        var failing = FakeChannel.Holding(5);
+        failing.FailGet = 1;
+        await Assert.ThrowsAsync<IOException>(() => RabbitMqQueueStore.TakeAsync(failing.Proxy, "integration", 4, CancellationToken.None));
     }
 
     /// <summary>A channel on a queue of <c>{"n":i}</c> messages with ids 1000 + i, delivery tags from 1.</summary>
@@ -62,7 +56,8 @@ public sealed class RabbitMqQueueTakeTests
 
         public List<string> Calls { get; } = [];
 
-        public Exception? AckFailure { get; set; }
+        /// <summary>The get (1-based) that throws an IOException, as a broken connection does.</summary>
+        public int FailGet { get; set; }
 
         public IChannel Proxy { get; private set; } = null!;
 
@@ -78,14 +73,13 @@ public sealed class RabbitMqQueueTakeTests
         protected override object? Invoke(MethodInfo? method, object?[]? args) => method?.Name switch
         {
             nameof(IChannel.BasicGetAsync) => Get((string)args![0]!, (bool)args[1]!),
-            nameof(IChannel.BasicAckAsync) => Ack((ulong)args![0]!, (bool)args[1]!),
             _ => throw new NotSupportedException(method?.Name),
         };
 
         private Task<BasicGetResult?> Get(string queue, bool autoAck)
         {
-            Assert.False(autoAck);
-            Calls.Add($"get {queue}");
+            Calls.Add($"get {queue}{(autoAck ? " auto-ack" : "")}");
+            if (Calls.Count == FailGet) return Task.FromException<BasicGetResult?>(new IOException("connection reset"));
             if (_next > _depth) return Task.FromResult<BasicGetResult?>(null);
             var n = _next++;
             var properties = new BasicProperties { MessageId = (1000 + n).ToString(CultureInfo.InvariantCulture) };
@@ -93,10 +87,5 @@ public sealed class RabbitMqQueueTakeTests
                 Encoding.UTF8.GetBytes($$"""{"n":{{n}}}""")));
         }
 
-        private ValueTask Ack(ulong tag, bool multiple)
-        {
-            Calls.Add($"ack {tag}{(multiple ? " multiple" : "")}");
-            return AckFailure is null ? ValueTask.CompletedTask : ValueTask.FromException(AckFailure);
-        }
     }
 }

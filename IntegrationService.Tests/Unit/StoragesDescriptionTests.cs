@@ -51,11 +51,11 @@ public sealed class StoragesDescriptionTests
         new("rabbitmq",
             "RabbitMQ 3.10, one durable quorum queue ('integration', x-queue-type=quorum) on one node: " +
             "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel (at most 4 at once): " +
-            "basic.get after basic.get, up to 16 or until the queue is empty, then one basic.ack of them all (multiple), sent before any of those reads answers.",
+            "basic.get with auto-ack after basic.get, up to 16 or until the queue is empty (the broker removes a message as it sends it: at most once, one Raft command per read).",
             "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
             "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
-            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
-            "(the service or the connection fails between get and ack) is delivered again.",
+            "One node, no replicas: while it is down the queue is unavailable (503). A leased read's delivery stays unacknowledged " +
+            "until /ack, and is requeued if its channel closes first.",
             ["Queue"], false),
         new("redis-aof",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",

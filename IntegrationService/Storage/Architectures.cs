@@ -176,12 +176,12 @@ public static class Architectures
         return new(RabbitMqConnection.BackendName,
             $"RabbitMQ 3.10, one durable quorum queue ('{rabbitMq.Queue}', x-queue-type=quorum) on one node: " +
             "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel " +
-            $"(at most {rabbitMq.QueueTakesInFlight} at once): basic.get after basic.get, up to {RabbitMqQueueStore.MaxBatch} or until the queue is empty, " +
-            "then one basic.ack of them all (multiple), sent before any of those reads answers.",
+            $"(at most {rabbitMq.QueueTakesInFlight} at once): basic.get with auto-ack after basic.get, up to {RabbitMqQueueStore.MaxBatch} or until the queue is empty " +
+            "(the broker removes a message as it sends it: at most once, one Raft command per read).",
             "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
             "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
-            "One node, no replicas: while it is down the queue is unavailable (503). A read whose ack is lost " +
-            "(the service or the connection fails between get and ack) is delivered again.",
+            "One node, no replicas: while it is down the queue is unavailable (503). A leased read's delivery stays unacknowledged " +
+            "until /ack, and is requeued if its channel closes first.",
             null, null, [RabbitMqConnection.BackendName], [])
         {
             Queue = sp.GetRequiredService<RabbitMqQueueStore>(),

@@ -7,30 +7,23 @@ namespace IntegrationService.Storage.RabbitMq;
 /// <summary>
 /// The queue in a RabbitMQ quorum queue. A write publishes to it (default exchange, mandatory)
 /// and awaits the publisher confirm, which the broker sends once the message is in the queue's
-/// Raft log on disk. A read is basic.get without auto-ack, then basic.ack once the message is in
-/// hand, sent before the read answers. The broker numbers nothing, so the service gives each
-/// message its id (<see cref="MessageIdClock"/>) in the message-id property.
+/// Raft log on disk. GET /read is basic.get with auto-ack: the broker removes the message as it
+/// sends it, so a read whose answer is lost (between the broker and the service, or the service and
+/// its client) loses its message and none is handed out twice — at most once, the path's promise,
+/// in one Raft command per read. (A get without auto-ack and a later ack is two commands on a quorum
+/// queue, each basic.get being a consumer of its own in the queue's state machine, even when one
+/// multiple ack covers several; and an AMQP ack has no answer, so an ack lost with its connection
+/// would requeue a message already answered: a duplicate.) The broker numbers nothing, so the
+/// service gives each message its id (<see cref="MessageIdClock"/>) in the message-id property.
 /// <para>
 /// <b>Reads that arrive together share one take</b> (<see cref="QueueTakeBatcher{T}"/>): at most
 /// RabbitMq:QueueTakesInFlight takes run at once, each on a channel of its own, and the reads that
 /// arrive meanwhile are served by the next one, up to <see cref="MaxBatch"/>: a basic.get per read
-/// waiting, one after another on the take's channel, until one finds the queue empty, then one
-/// basic.ack with multiple set for the last delivery tag, which acknowledges them all, sent before
-/// any of those reads answers. Each read gets one message, oldest first to the read that came first.
-/// If a get or the ack fails, every read of the take answers 503 and the channel is closed, so the
-/// broker requeues what the take got (<see cref="RabbitMqConnection.RunAsync{T}"/>): a message is
-/// handed to a reader only after its ack was sent. An ack has no answer in AMQP 0-9-1: if the
-/// connection breaks after the ack was written and before the broker read it, the broker requeues
-/// messages already answered (every message of the take, where it was one read's before takes), so
-/// at most once holds as far as a written ack arrives.
-/// </para>
-/// <para>
-/// On a quorum queue the multiple ack saves frames, not Raft commands: each basic.get is a consumer
-/// of its own in the queue's state machine (its delivery tag is its consumer tag), so the broker
-/// settles each message of a multiple ack with a command of its own, as it does each single ack.
-/// A take saves an ack frame and a channel per read, not the broker's two commands per message.
-/// A take never sees a leased message (the broker hands out ready messages only), and its channel
-/// holds no delivery once the take is over: it was acknowledged, or the channel closed.
+/// waiting, one after another on the take's channel, until one finds the queue empty. Each read
+/// gets one message, oldest first to the read that came first. If a get fails after others
+/// succeeded, the take hands out what it got (those messages are off the queue already) and its
+/// other reads answer 204; if the first fails, every read of the take answers 503. A take never
+/// sees a leased message (the broker hands out ready messages only).
 /// </para>
 /// <para>
 /// <b>The leased read is an unacknowledged delivery</b> on a channel the service keeps for leases
@@ -91,22 +84,28 @@ public sealed class RabbitMqQueueStore : IQueueStore, IAsyncDisposable
         _connection.RunAsync((channel, deadline) => TakeAsync(channel, _connection.Queue, count, deadline));
 
     /// <summary>
-    /// One take on <paramref name="channel"/>, which holds no other unacknowledged delivery: basic.get
-    /// without auto-ack until <paramref name="count"/> messages or the queue is empty, then one
-    /// basic.ack of the last delivery tag with multiple set; returns the messages oldest first. It
-    /// throws if a get or the ack fails, leaving the channel for its caller to close (which requeues
-    /// what it got).
+    /// One take on <paramref name="channel"/>: basic.get with auto-ack until <paramref name="count"/>
+    /// messages or the queue is empty; returns the messages oldest first. A get that fails after
+    /// others succeeded ends the take with what it got (they are off the queue: not handing them out
+    /// would lose them for nothing); a first get that fails throws, for its caller's 503.
     /// </summary>
     internal static async Task<IReadOnlyList<QueueMessage>> TakeAsync(IChannel channel, string queue, int count, CancellationToken deadline)
     {
         var taken = new List<QueueMessage>(count);
-        var last = 0UL;
-        while (taken.Count < count && await channel.BasicGetAsync(queue, autoAck: false, deadline) is { } got)
+        while (taken.Count < count)
         {
+            BasicGetResult? got;
+            try
+            {
+                got = await channel.BasicGetAsync(queue, autoAck: true, deadline);
+            }
+            catch (Exception e) when (taken.Count > 0 && RabbitMqConnection.IsUnavailable(e))
+            {
+                break;
+            }
+            if (got is null) break;
             taken.Add(new QueueMessage(Id(got.BasicProperties.MessageId), got.Body.ToArray()));
-            last = got.DeliveryTag;
         }
-        if (taken.Count > 0) await channel.BasicAckAsync(last, multiple: true, deadline);
         return taken;
     }
 
