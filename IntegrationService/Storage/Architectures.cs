@@ -106,12 +106,16 @@ public static class Architectures
     private static StorageArchitecture RedisRdbQueue(IServiceProvider sp)
     {
         var redis = Bound<RedisOptions>(sp);
-        var snapshotMs = ShortestSnapshotSeconds(redis.RdbSave) * 1000;
+        // Redis starts a snapshot once more than the interval has passed, in whole Unix seconds, since
+        // the last one completed, so the last completed snapshot can be the interval plus two seconds old.
+        var seconds = ShortestSnapshotSeconds(redis.RdbSave);
+        var snapshotMs = (seconds + 2) * 1000;
         return RedisQueue(sp.GetRequiredService<RedisConnections>().Rdb,
             new DurabilityFacts(FsyncPolicy.Snapshot, snapshotMs, Loss.SinceSnapshot, Loss.SinceSnapshot, snapshotMs), "redis_rdb",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with RDB snapshots only (the original study's settings).",
             $"save {redis.RdbSave}, no AOF: a crash of Redis or of its host loses what was written since the last snapshot " +
-            $"({ShortestSnapshotInterval(redis.RdbSave)} or more); {QueueMemory(redis)}");
+            $"({ShortestSnapshotInterval(redis.RdbSave)} or more: Redis starts a snapshot only once more than {ShortestSnapshotInterval(redis.RdbSave)} " +
+            $"in whole seconds has passed since the last one completed, so the last completed one can be about {seconds + 2} s old); {QueueMemory(redis)}");
     }
 
     private static StorageArchitecture RedisQueue(RedisConnection redis, DurabilityFacts facts, string alias, string description, string durability) =>
