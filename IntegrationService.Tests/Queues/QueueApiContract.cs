@@ -168,26 +168,28 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
 
     private Task<HttpResponseMessage> NackAsync(string receipt) => Client.PostAsync($"/nack/{QueueInUrl}/{receipt}", null);
 
+    private static (long Id, string Receipt, JsonElement Message) Leased(JsonElement json) =>
+        (json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!, json.GetProperty("read_message"));
+
     private async Task<(long Id, string Receipt, JsonElement Message)> LeaseOneAsync(string lease = "30s")
     {
         var response = await LeaseAsync(lease);
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        var json = await JsonAsync(response);
-        return (json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!, json.GetProperty("read_message"));
+        return Leased(await JsonAsync(response));
     }
 
     /// <summary>Leases until a message comes, for at most <paramref name="within"/> (a lease that ended is given back by the store's own clock).</summary>
-    private async Task<(long Id, string Receipt, JsonElement Message)> LeaseWhenBackAsync(TimeSpan within, string lease = "30s")
+    private async Task<(long Id, string Receipt, JsonElement Message)> LeaseWhenBackAsync(TimeSpan within) =>
+        Leased(await FirstMessageAsync(() => LeaseAsync(), within));
+
+    /// <summary>Reads with <paramref name="read"/> until it answers 200 (204 meanwhile), for at most <paramref name="within"/>.</summary>
+    private static async Task<JsonElement> FirstMessageAsync(Func<Task<HttpResponseMessage>> read, TimeSpan within)
     {
         var until = DateTime.UtcNow + within;
         while (true)
         {
-            var response = await LeaseAsync(lease);
-            if (response.StatusCode == HttpStatusCode.OK)
-            {
-                var json = await JsonAsync(response);
-                return (json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!, json.GetProperty("read_message"));
-            }
+            var response = await read();
+            if (response.StatusCode == HttpStatusCode.OK) return await JsonAsync(response);
             Assert.Equal(HttpStatusCode.NoContent, response.StatusCode);
             Assert.True(DateTime.UtcNow < until, $"nothing came back within {within.TotalSeconds} s");
             await Task.Delay(100);
@@ -272,19 +274,7 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
         await DrainAsync();
         var id = await WriteIdAsync("""{"back":"to get"}""");
         await LeaseOneAsync("1s");
-        var until = DateTime.UtcNow + TimeSpan.FromSeconds(15);
-        while (true)
-        {
-            var read = await ReadAsync();
-            if (read.StatusCode == HttpStatusCode.OK)
-            {
-                Assert.Equal(id, (await JsonAsync(read)).GetProperty("id").GetInt64());
-                break;
-            }
-            Assert.Equal(HttpStatusCode.NoContent, read.StatusCode);
-            Assert.True(DateTime.UtcNow < until, "GET /read never got the message of the lease that ended");
-            await Task.Delay(200);
-        }
+        Assert.Equal(id, (await FirstMessageAsync(ReadAsync, TimeSpan.FromSeconds(15))).GetProperty("id").GetInt64());
         Assert.Equal(HttpStatusCode.NoContent, (await LeaseAsync()).StatusCode);
     }
 
@@ -323,8 +313,8 @@ public abstract class QueueApiContract(ServiceFixture service) : IClassFixture<S
                 var response = await LeaseAsync();
                 if (response.StatusCode == HttpStatusCode.NoContent) return;
                 Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-                var json = await JsonAsync(response);
-                leases.Add((json.GetProperty("id").GetInt64(), json.GetProperty("receipt").GetString()!));
+                var (id, receipt, _) = Leased(await JsonAsync(response));
+                leases.Add((id, receipt));
             }
         }));
 

@@ -79,7 +79,7 @@ public sealed class QueueEndpoints(StorageRegistry storages)
         var (name, store) = storages.Queue(queue);
         if (!QueueLease.TryParse(lease, out var duration, out var error)) return ApiResults.Invalid("lease", error!);
         var message = await store.LeaseAsync(duration, cancellationToken);
-        return message is null ? Results.NoContent() : new QueueLeaseResult(name, message, duration);
+        return message is null ? Results.NoContent() : new QueueReadResult(name, message, duration);
     }
 
     private Task<IResult> AckAsync(string queue, string receipt, CancellationToken cancellationToken) =>

@@ -22,7 +22,7 @@ public sealed record QueueReadResponse(
 
 /// <summary>
 /// 200 answer of <c>POST /read/{queue}</c>: the message, its receipt for <c>/ack</c> and <c>/nack</c>,
-/// and the lease granted. Documents the shape; <see cref="QueueLeaseResult"/> writes it.
+/// and the lease granted. Documents the shape; <see cref="QueueReadResult"/> writes it.
 /// </summary>
 public sealed record QueueLeaseResponse(
     [property: JsonPropertyName("queue")] string Queue,

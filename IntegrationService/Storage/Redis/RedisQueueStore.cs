@@ -75,12 +75,12 @@ public sealed class RedisQueueStore : IQueueStore, IAsyncDisposable
         return 1
         """;
 
-    private readonly RedisConnection redis;
+    private readonly RedisConnection _redis;
     private readonly LeaseReaper _reaper;
 
     public RedisQueueStore(RedisConnection redis)
     {
-        this.redis = redis;
+        _redis = redis;
         _reaper = new LeaseReaper(_ => redis.RunAsync(db => db.ScriptEvaluateAsync(ReapScript, LeaseKeys)), ReapEvery);
     }
 
@@ -102,14 +102,14 @@ public sealed class RedisQueueStore : IQueueStore, IAsyncDisposable
 
     public async Task<long> EnqueueAsync(ReadOnlyMemory<byte> message, CancellationToken cancellationToken)
     {
-        var id = await redis.RunAsync(db => db.ScriptEvaluateAsync(PushScript, Keys, [message]));
+        var id = await _redis.RunAsync(db => db.ScriptEvaluateAsync(PushScript, Keys, [message]));
         return (long)id;
     }
 
     public async Task<QueueMessage?> DequeueAsync(CancellationToken cancellationToken)
     {
         _reaper.Start();
-        var element = await redis.RunAsync(db => db.ListLeftPopAsync(Keys[0]));
+        var element = await _redis.RunAsync(db => db.ListLeftPopAsync(Keys[0]));
         return element.IsNull ? null : Parse((byte[])element!);
     }
 
@@ -117,7 +117,7 @@ public sealed class RedisQueueStore : IQueueStore, IAsyncDisposable
     {
         _reaper.Start();
         var receipt = QueueLease.NewToken();
-        var element = await redis.RunAsync(db => db.ScriptEvaluateAsync(LeaseScript, LeaseKeys, [receipt, (long)lease.TotalMilliseconds]));
+        var element = await _redis.RunAsync(db => db.ScriptEvaluateAsync(LeaseScript, LeaseKeys, [receipt, (long)lease.TotalMilliseconds]));
         if (element.IsNull) return null;
         var message = Parse((byte[])element!);
         return new LeasedMessage(message.Id, message.Body, receipt);
@@ -128,16 +128,16 @@ public sealed class RedisQueueStore : IQueueStore, IAsyncDisposable
     public Task<bool> NackAsync(string receipt, CancellationToken cancellationToken) => EndLeaseAsync(receipt, giveBack: true);
 
     private async Task<bool> EndLeaseAsync(string receipt, bool giveBack) =>
-        (long)await redis.RunAsync(db => db.ScriptEvaluateAsync(EndLeaseScript, LeaseKeys, [receipt, giveBack ? 1 : 0])) == 1;
+        (long)await _redis.RunAsync(db => db.ScriptEvaluateAsync(EndLeaseScript, LeaseKeys, [receipt, giveBack ? 1 : 0])) == 1;
 
     public ValueTask DisposeAsync() => _reaper.DisposeAsync();
 
     public Task<long> CountAsync(CancellationToken cancellationToken) =>
-        redis.RunAsync(db => db.ListLengthAsync(Keys[0]));
+        _redis.RunAsync(db => db.ListLengthAsync(Keys[0]));
 
     /// <summary>UNLINK of the queue's list (its counter and every other key stay).</summary>
     public async Task<long> PurgeAsync(CancellationToken cancellationToken) =>
-        (long)await redis.RunAsync(db => db.ScriptEvaluateAsync(PurgeScript, [Keys[0]]));
+        (long)await _redis.RunAsync(db => db.ScriptEvaluateAsync(PurgeScript, [Keys[0]]));
 
     /// <summary>Splits an element <c>id:message</c>.</summary>
     internal static QueueMessage Parse(byte[] element)
