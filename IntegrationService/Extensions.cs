@@ -35,12 +35,12 @@ public static class Extensions
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddPostgres();
-        builder.Services.AddRedis();
+        builder.Services.AddRedis(builder.Configuration);
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
         builder.Services.AddRabbitMq();
         builder.Services.AddNats();
-        builder.Services.AddArchitectures();
+        builder.Services.AddArchitectures(builder.Configuration);
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();
         return builder;

@@ -25,6 +25,7 @@ public static class PortTableConfiguration
             ["Redis:Aof"] = $"127.0.0.1:{table.User("REDIS_AOF")}",
             ["Redis:Rdb"] = $"127.0.0.1:{table.User("REDIS_RDB")}",
             ["Redis:Cluster"] = string.Join(',', Enumerable.Range(cluster, 3).Select(port => $"127.0.0.1:{port}")),
+            ["Redis:Sentinel"] = PortTable.SentinelEndpoint(table.User("REDIS_SENTINEL")),
             ["Beanstalkd:Port"] = table.User("BEANSTALKD").ToString(),
             ["RabbitMq:Port"] = table.User("RABBITMQ").ToString(),
             ["Nats:Url"] = $"nats://127.0.0.1:{table.User("NATS")}",

@@ -27,6 +27,7 @@ define_ports() {
     PORT_NAMES+=("$name")
     if [ -n "$user" ]; then DEFAULT_PORTS+=("$user"); fi
     if [ "$name" = REDIS_CLUSTER ]; then DEFAULT_PORTS+=("$((user + 1))" "$((user + 2))"); fi
+    if [ "$name" = REDIS_SENTINEL ]; then DEFAULT_PORTS+=("$((user + 10000))"); fi
     for var in "${name}_PORT" "TEST_${name}_PORT"; do
       if [ "$var" = "${name}_PORT" ]; then printf -v "$var" '%s' "${!var:-$user}"; else printf -v "$var" '%s' "${!var:-$test}"; fi
       if [ -n "${!var}" ] && { ! [[ "${!var}" =~ ^[1-9][0-9]{0,4}$ ]] || [ "${!var}" -gt 65535 ]; }; then
@@ -94,6 +95,9 @@ server_ports() {
         echo "$port REDIS_CLUSTER_PORT redis-cluster (master $((i + 1)) of 3: REDIS_CLUSTER_PORT + $i)"
         echo "$((port + 10000)) REDIS_CLUSTER_PORT redis-cluster (the cluster bus of master $port: its port + 10000)"
       done ;;
+    redis-sentinel)
+      echo "$REDIS_SENTINEL_PORT REDIS_SENTINEL_PORT redis-sentinel (the data nodes, on 127.0.0.21 and .22)"
+      echo "$((REDIS_SENTINEL_PORT + 10000)) REDIS_SENTINEL_PORT redis-sentinel (the Sentinels, on 127.0.0.21-.23: REDIS_SENTINEL_PORT + 10000)" ;;
     rabbitmq)
       echo "$RABBITMQ_PORT RABBITMQ_PORT rabbitmq (AMQP)"
       echo "$RABBITMQ_DIST_PORT RABBITMQ_DIST_PORT rabbitmq (its Erlang distribution port)" ;;
@@ -102,7 +106,7 @@ server_ports() {
 }
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster rabbitmq nats)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats)
 
 # The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
@@ -185,6 +189,7 @@ ports_taken() {
     [ -n "${!var}" ] || continue
     echo "${!var}"
     if [ "$name" = REDIS_CLUSTER ]; then printf '%s\n' "$((${!var} + 1))" "$((${!var} + 2))" "$((${!var} + 10000))" "$((${!var} + 10001))" "$((${!var} + 10002))"; fi
+    if [ "$name" = REDIS_SENTINEL ]; then echo "$((${!var} + 10000))"; fi
   done
 }
 
@@ -195,6 +200,7 @@ service_settings() {
     Tarantool__Host=127.0.0.1 "Tarantool__Port=$TARANTOOL_PORT" "Redis__Cache=127.0.0.1:$REDIS_CACHE_PORT" \
     "Redis__Persistent=127.0.0.1:$REDIS_PERSISTENT_PORT" "Redis__Aof=127.0.0.1:$REDIS_AOF_PORT" "Redis__Rdb=127.0.0.1:$REDIS_RDB_PORT" \
     "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
+    "Redis__Sentinel=127.0.0.21:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.22:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.23:$((REDIS_SENTINEL_PORT + 10000)),serviceName=integration" \
     Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
     "Nats__Url=nats://127.0.0.1:$NATS_PORT"
 }

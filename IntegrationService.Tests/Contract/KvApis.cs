@@ -26,3 +26,17 @@ public sealed class RedisClusterKvApi(ServiceFixture service) : KvApiContract(se
 {
     protected override string Storage => "redis-cluster";
 }
+
+/// <summary>Through redis-sentinel's primary as the Sentinels name it.</summary>
+[Collection("RedisSentinel")]
+public sealed class RedisSentinelKvApi(ServiceFixture service) : KvApiContract(service)
+{
+    protected override string Storage => "redis-sentinel";
+}
+
+/// <summary>The whole contract again on a service that followed a failover of redis-sentinel's primary.</summary>
+[Collection("RedisSentinel")]
+public sealed class RedisSentinelKvApiAfterFailover(FailedOverServiceFixture service) : KvApiContract(service), IClassFixture<FailedOverServiceFixture>
+{
+    protected override string Storage => "redis-sentinel";
+}

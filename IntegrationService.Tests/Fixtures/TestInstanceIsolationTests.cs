@@ -36,6 +36,10 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         Assert.Equal($"nats://127.0.0.1:{TestServers.NatsPort}", Options<NatsOptions>().Url);
         Assert.DoesNotContain(TestServers.NatsPort, TestServers.DefaultPorts);
         Assert.Equal(TestServers.RedisClusterPorts, redis.Cluster.Split(',').Select(EndpointPort));
+        // The Sentinels of redis-sentinel, on the test port + 10000 of each node's own address.
+        Assert.Equal(PortTable.SentinelEndpoint(TestServers.RedisSentinelPort), redis.Sentinel);
+        Assert.DoesNotContain(TestServers.RedisSentinelPort, TestServers.DefaultPorts);
+        Assert.DoesNotContain(TestServers.RedisSentinelPort + 10000, TestServers.DefaultPorts);
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
 
@@ -43,7 +47,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "RABBITMQ_PORT", "NATS_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "NATS_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -76,6 +80,12 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         {
             var dir = await Processes.RunAsync("redis-cli", "-h", "127.0.0.1", "-p", port.ToString(), "config", "get", "dir");
             Assert.Equal(Path.Combine(data, "redis-cluster", port.ToString()), dir.Split('\n')[1]);
+        }
+
+        foreach (var (node, index) in PortTable.SentinelNodes.Take(2).Select((node, i) => (node, i + 1)))
+        {
+            var dir = await Processes.RunAsync("redis-cli", "-h", node, "-p", TestServers.RedisSentinelPort.ToString(), "config", "get", "dir");
+            Assert.Equal(Path.Combine(data, "redis-sentinel", $"node{index}"), dir.Split('\n')[1]);
         }
 
         // Beanstalkd does not report its binlog directory: its command line names it.

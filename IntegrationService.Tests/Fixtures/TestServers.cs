@@ -19,7 +19,7 @@ public static class TestServers
 
     /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
     public static IReadOnlyList<string> ServerRows { get; } =
-        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "RABBITMQ", "RABBITMQ_DIST", "NATS"];
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS"];
 
     /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
     public static IReadOnlyList<int> DefaultPorts { get; } = Table.UserPorts().ToArray();
@@ -44,6 +44,9 @@ public static class TestServers
     public static int RedisClusterPort => Port("REDIS_CLUSTER");
 
     public static IReadOnlyList<int> RedisClusterPorts => [RedisClusterPort, RedisClusterPort + 1, RedisClusterPort + 2];
+
+    /// <summary>redis-sentinel's data nodes' port (its Sentinels listen on this port + 10000).</summary>
+    public static int RedisSentinelPort => Port("REDIS_SENTINEL");
 
     public static string DataDirectory
     {
@@ -108,6 +111,7 @@ public static class TestServers
             "--Beanstalkd:Host=127.0.0.1",
             $"--Beanstalkd:Port={BeanstalkdPort}",
             "--Redis:Cluster=" + string.Join(',', RedisClusterPorts.Select(port => $"127.0.0.1:{port}")),
+            $"--Redis:Sentinel={PortTable.SentinelEndpoint(RedisSentinelPort)}",
             "--RabbitMq:Host=127.0.0.1",
             $"--RabbitMq:Port={RabbitMqPort}",
             $"--Nats:Url=nats://127.0.0.1:{NatsPort}",

@@ -27,6 +27,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("tarantool", "/depth/tarantool-vinyl")]
     [InlineData("rabbitmq", "/depth/rabbitmq")]
     [InlineData("nats", "/depth/nats-jetstream")]
+    [InlineData("redis-sentinel", "/depth/redis-sentinel")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);
@@ -57,6 +58,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("tarantool", "tarantool-vinyl")]
     [InlineData("redis-persistent", "redis-persistent")]
     [InlineData("redis-cluster", "redis-cluster")]
+    [InlineData("redis-sentinel", "redis-sentinel")]
     public async Task AKeyValueStoreOutageIs503WithRetryAfterAndTheKeyIsThereAfterwards(string server, string storage)
     {
         var url = $"/v0/entity?id=outage-{Guid.NewGuid():N}&storage={storage}";

@@ -95,3 +95,17 @@ public sealed class TarantoolVinylQueueApi(ServiceFixture service) : QueueApiCon
 {
     protected override string Queue => "tarantool-vinyl";
 }
+
+/// <summary>Through redis-sentinel's primary as the Sentinels name it.</summary>
+[Collection("RedisSentinel")]
+public sealed class RedisSentinelQueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "redis-sentinel";
+}
+
+/// <summary>The whole contract again on a service that followed a failover of redis-sentinel's primary.</summary>
+[Collection("RedisSentinel")]
+public sealed class RedisSentinelQueueApiAfterFailover(FailedOverServiceFixture service) : QueueApiContract(service), IClassFixture<FailedOverServiceFixture>
+{
+    protected override string Queue => "redis-sentinel";
+}

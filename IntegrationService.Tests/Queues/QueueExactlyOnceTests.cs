@@ -30,6 +30,7 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("tarantool-vinyl")]
     [InlineData("rabbitmq")]
     [InlineData("nats-jetstream")]
+    [InlineData("redis-sentinel")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

@@ -50,16 +50,17 @@ public sealed class TarantoolRegistrationTests
         var services = new ServiceCollection();
         // The endpoints of this checkout's servers (infra/config/ports.txt), as the service gets them, then the test's own.
         var endpoints = PortTableConfiguration.Settings(PortTable.OfThisCheckout() ?? throw new InvalidOperationException("infra/config/ports.txt not found"));
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(endpoints).AddInMemoryCollection(settings).Build());
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection(endpoints).AddInMemoryCollection(settings).Build();
+        services.AddSingleton<IConfiguration>(configuration);
         services.AddLogging();
         services.AddTarantool();
         // The architectures are composed in one place from every technology's stores.
         services.AddPostgres();
-        services.AddRedis();
+        services.AddRedis(configuration);
         services.AddBeanstalkd();
         services.AddRabbitMq();
         services.AddNats();
-        services.AddArchitectures();
+        services.AddArchitectures(configuration);
         return services.BuildServiceProvider();
     }
 }

@@ -30,6 +30,8 @@ public sealed class PortTableTests
         Assert.Equal($"127.0.0.1:{Table.User("REDIS_CACHE")}", redis.Cache);
         var cluster = Table.User("REDIS_CLUSTER");
         Assert.Equal($"127.0.0.1:{cluster},127.0.0.1:{cluster + 1},127.0.0.1:{cluster + 2}", redis.Cluster);
+        var sentinels = Table.User("REDIS_SENTINEL") + 10000;
+        Assert.Equal($"127.0.0.21:{sentinels},127.0.0.22:{sentinels},127.0.0.23:{sentinels},serviceName=integration", redis.Sentinel);
         Assert.Equal(Table.User("PG"), new NpgsqlConnectionStringBuilder(Options<PostgresOptions>(host).ConnectionString).Port);
         Assert.Equal(Table.User("TARANTOOL"), Options<TarantoolOptions>(host).Port);
         Assert.Equal(Table.User("RABBITMQ"), Options<RabbitMqOptions>(host).Port);
@@ -68,9 +70,11 @@ public sealed class PortTableTests
         Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
         {
             "Beanstalkd:Port", "Nats:Url", "Postgres:ConnectionString", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
-            "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Tarantool:Port",
+            "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
         });
         Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
+        // The Sentinels' port (the data nodes' + 10000) is a user's port too.
+        Assert.Contains(Table.User("REDIS_SENTINEL") + 10000, TestServers.DefaultPorts);
     }
 
     [Fact]

@@ -76,6 +76,15 @@ public sealed class StoragesDescriptionTests
             "save 1 1, no AOF: a crash of Redis or of its host loses what was written since the last snapshot (a second or more: " +
             "Redis starts a snapshot only once more than a second in whole seconds has passed since the last one completed, so the last completed one can be about 3 s old); " + QueueMemory,
             ["Queue"], false),
+        new("redis-sentinel",
+            "Key-value pairs (kv:<key>) and a queue (one list, RPUSH and LPOP) on a Redis primary with one replica, each node on its own " +
+            "loopback address, and three Sentinels that promote the replica when the primary stops answering; the client asks the Sentinels " +
+            "for the primary and follows them through a failover (StackExchange.Redis's Sentinel support).",
+            "Each data node: appendonly yes, appendfsync everysec — if every node crashes at once, a host crash can lose about the last second of acknowledged writes. " +
+            "Replication is asynchronous: the primary acknowledges a write before the replica has it, so a failover loses the acknowledged " +
+            "writes the replica had not received yet, and a primary cut off from the Sentinels keeps acknowledging writes that are discarded " +
+            "when it rejoins as a replica. While no primary answers (about 2000 ms of silence, then the election) writes are refused (503).",
+            ["Queue", "KeyValue"], false),
         new("tarantool-memtx", "Tarantool 2.x, memtx engine (in memory), WAL on", TarantoolDurability, ["Author", "Item", "Queue", "KeyValue"], false),
         new("tarantool-vinyl", "Tarantool 2.x, vinyl engine (on-disk LSM tree), WAL on", TarantoolDurability, ["Author", "Item", "Queue", "KeyValue"], false),
     ];
@@ -152,11 +161,36 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("per-commit nothing nothing ", facts["rabbitmq"]);
         Assert.Equal("periodic window window 120000", facts["nats-jetstream"]);
         Assert.Equal("nats", servers["nats-jetstream"]);
-        Assert.Equal(8, storages.Count(s => s.Serves.Contains("Queue")));
+        Assert.Equal(9, storages.Count(s => s.Serves.Contains("Queue")));
         Assert.All(storages.Where(s => s.Serves.Contains("Queue")), s => Assert.Equal(new QueueDeliveryPaths("at-most-once", "at-least-once"), s.Delivery));
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
         Assert.Equal("postgres", Assert.Single(storages, s => s.IsKvDefault).Name);
+    }
+
+    [Fact]
+    public async Task AReplicatedArchitectureStatesItsTopologyAndFailoverAsData()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:SentinelDownAfterMs"] = "5000" });
+
+        var sentinel = Single(storages, "redis-sentinel");
+        var replication = Assert.IsType<ReplicationDescription>(sentinel.Replication);
+        Assert.Equal((2, 3, "asynchronous", "redis-sentinel", 5000, "unreplicated"),
+            (replication.DataNodes, replication.Voters, replication.Mode, replication.Failover, replication.DetectionMs, replication.FailoverLoss));
+        Assert.Equal(3, replication.Nodes.Length);
+        Assert.All(replication.Nodes, node => Assert.Matches(@"^127\.0\.0\.2[1-3]:[0-9]+$", node));
+        Assert.Contains("about 5000 ms of silence", sentinel.Durability.Text);
+        Assert.Equal("redis-sentinel", Assert.Single(sentinel.Servers));
+        // One server, no failover: no replication stated.
+        Assert.All(storages.Where(s => s.Name != "redis-sentinel"), s => Assert.Null(s.Replication));
+    }
+
+    [Fact]
+    public async Task WithoutSentinelsConfiguredThereIsNoRedisSentinel()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:Sentinel"] = "" });
+
+        Assert.DoesNotContain(storages, s => s.Name == "redis-sentinel");
     }
 
     [Fact]

@@ -19,7 +19,8 @@ internal static class StoragesEndpoint
             a.Delivery,
             a.Shardable,
             string.Equals(a.Name, registry.DefaultName, StringComparison.OrdinalIgnoreCase),
-            a.Kv is not null && string.Equals(a.Name, registry.KvDefaultName, StringComparison.OrdinalIgnoreCase)));
+            a.Kv is not null && string.Equals(a.Name, registry.KvDefaultName, StringComparison.OrdinalIgnoreCase),
+            a.Replication));
 
     private static string[] Serves(StorageArchitecture architecture) =>
         [

@@ -60,7 +60,30 @@ public static partial class CatalogueMarkdown
                         "is delivered again, so a reader that fails after it got the message may see it twice).")
             .AppendLine("- *shardable*: it can be each node's own store in the sharded key-value topology.")
             .AppendLine("- *default for*: the setting that picks it for a request naming no architecture.")
-            .AppendLine()
+            .AppendLine();
+        var replicated = storages.Where(s => s.Replication is not null).ToList();
+        if (replicated.Count > 0)
+        {
+            md.AppendLine("The replicated architectures (the others are one server each, with no failover):")
+                .AppendLine()
+                .AppendLine("| name | data nodes | voters | replication | failover | primary silent before failover | a failover loses | found through |")
+                .AppendLine("|---|---|---|---|---|---|---|---|");
+            foreach (var s in replicated)
+            {
+                var r = s.Replication!;
+                string[] cells =
+                [
+                    Code(s.Name), r.DataNodes.ToString(CultureInfo.InvariantCulture), r.Voters.ToString(CultureInfo.InvariantCulture),
+                    Cell(r.Mode), Cell(r.Failover), Span(r.DetectionMs).Trim(' ', '(', ')'), Cell(r.FailoverLoss), string.Join(", ", r.Nodes.Select(Code)),
+                ];
+                md.Append("| ").AppendJoin(" | ", cells).AppendLine(" |");
+            }
+            md.AppendLine()
+                .AppendLine("- *a failover loses*: nothing (every acknowledged write is on the node promoted) or unreplicated " +
+                            "(the acknowledged writes the promoted replica had not received: asynchronous replication states no bound).")
+                .AppendLine();
+        }
+        md
             .AppendLine("What each is, and its durability as the catalogue states it:")
             .AppendLine();
         foreach (var s in storages)

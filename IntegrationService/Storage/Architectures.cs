@@ -21,7 +21,8 @@ public static class Architectures
     private const string Postgres = PostgresServiceCollectionExtensions.BackendName;
     private const string Tarantool = TarantoolHealthCheck.BackendName;
 
-    public static IServiceCollection AddArchitectures(this IServiceCollection services)
+    /// <summary>Every architecture; redis-sentinel only where Redis:Sentinel is set (the deployment has one).</summary>
+    public static IServiceCollection AddArchitectures(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSingleton(PostgresAlone);
         services.AddSingleton(PostgresRedisCache);
@@ -35,6 +36,7 @@ public static class Architectures
         services.AddSingleton(NatsJetStreamQueueArchitecture);
         services.AddSingleton(RedisPersistentKv);
         services.AddSingleton(RedisClusterKv);
+        if (!string.IsNullOrEmpty(configuration["Redis:Sentinel"])) services.AddSingleton(RedisSentinel);
         return services;
     }
 
@@ -155,6 +157,35 @@ public static class Architectures
             $"{AppendFsyncLoss(redis.ClusterAppendFsync, "about the last second of acknowledged writes")}. " +
             "No replicas: while a master is down, its third of the keys is unavailable (503).",
             null, null, [connection.Name], []) { Kv = new RedisKvStore(connection), Facts = AppendFsyncFacts(redis.ClusterAppendFsync) };
+    }
+
+    /// <summary>
+    /// redis-sentinel: key-value pairs and a queue on a Redis primary with one asynchronous replica, three
+    /// Sentinels to promote the replica; the client follows the primary through the Sentinels.
+    /// </summary>
+    private static StorageArchitecture RedisSentinel(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        var connection = sp.GetRequiredService<RedisConnections>().Sentinel!;
+        var fsync = AppendFsyncLoss(redis.SentinelAppendFsync, "about the last second of acknowledged writes");
+        return new(RedisConnections.SentinelName,
+            "Key-value pairs (kv:<key>) and a queue (one list, RPUSH and LPOP) on a Redis primary with one replica, each node on its own " +
+            "loopback address, and three Sentinels that promote the replica when the primary stops answering; the client asks the Sentinels " +
+            "for the primary and follows them through a failover (StackExchange.Redis's Sentinel support).",
+            $"Each data node: appendonly yes, appendfsync {redis.SentinelAppendFsync} — if every node crashes at once, {fsync}. " +
+            "Replication is asynchronous: the primary acknowledges a write before the replica has it, so a failover loses the acknowledged " +
+            "writes the replica had not received yet, and a primary cut off from the Sentinels keeps acknowledging writes that are discarded " +
+            $"when it rejoins as a replica. While no primary answers (about {redis.SentinelDownAfterMs} ms of silence, then the election) writes are refused (503).",
+            null, null, [connection.Name], [])
+        {
+            Kv = new RedisKvStore(connection),
+            Queue = new RedisQueueStore(connection),
+            Facts = AppendFsyncFacts(redis.SentinelAppendFsync),
+            Replication = new(2, 3, ReplicationMode.Asynchronous, "redis-sentinel", redis.SentinelDownAfterMs, Loss.Unreplicated,
+                [.. connection.Endpoint.Split(',').Where(part => !part.Contains('='))],
+                $"A primary and one replica, asynchronous replication; three Sentinels, quorum 2, down-after-milliseconds {redis.SentinelDownAfterMs}. " +
+                "A failover loses the acknowledged writes the replica had not received."),
+        };
     }
 
     /// <summary>beanstalkd: a queue in beanstalkd's default tube (or the configured one).</summary>

@@ -35,6 +35,9 @@ public sealed record StorageArchitecture(
     /// <summary>Other names the queue routes accept (the original study's spellings).</summary>
     public IReadOnlyList<string> Aliases { get; init; } = [];
 
+    /// <summary>A replicated architecture's topology and failover (null: one server, no failover).</summary>
+    public ReplicationDescription? Replication { get; init; }
+
     /// <summary>Whether each node of a sharded key-value cluster can have one of its own (<c>script/cluster</c>).</summary>
     public bool Shardable { get; init; }
 }

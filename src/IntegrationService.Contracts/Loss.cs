@@ -12,6 +12,12 @@ public static class Loss
     /// <summary>Everything acknowledged since the last snapshot (at least lossWindowMs).</summary>
     public const string SinceSnapshot = "since-snapshot";
 
+    /// <summary>
+    /// On failover: the acknowledged writes the promoted replica had not received yet (asynchronous
+    /// replication acknowledges before the replica has the write; no bound in time is stated).
+    /// </summary>
+    public const string Unreplicated = "unreplicated";
+
     /// <summary>Any acknowledged write, and the data may be corrupt.</summary>
     public const string Anything = "anything";
 }

@@ -30,9 +30,27 @@ public sealed class PortTable
     /// <summary>The tests' port of a row; throws when the row is missing or has none.</summary>
     public int Test(string name) => Row(name).Test ?? throw new InvalidOperationException($"{FilePath}: {name} has no tests' port");
 
-    /// <summary>Every user's port of the table, the Redis Cluster's other two masters included.</summary>
+    /// <summary>Every user's port of the table, the Redis Cluster's other two masters and the Sentinels' port included.</summary>
     public IEnumerable<int> UserPorts() => _rows.SelectMany(row =>
-        row.Value.User is not { } port ? [] : row.Key == "REDIS_CLUSTER" ? new[] { port, port + 1, port + 2 } : [port]);
+        row.Value.User is not { } port ? [] : row.Key switch
+        {
+            "REDIS_CLUSTER" => new[] { port, port + 1, port + 2 },
+            "REDIS_SENTINEL" => [port, port + 10000],
+            _ => [port],
+        });
+
+    /// <summary>The loopback addresses of redis-sentinel's three nodes (script/services: data nodes on the first two, a Sentinel on each).</summary>
+    public static IReadOnlyList<string> SentinelNodes { get; } = ["127.0.0.21", "127.0.0.22", "127.0.0.23"];
+
+    /// <summary>The name the Sentinels monitor the primary under (infra/config/sentinel.conf).</summary>
+    public const string SentinelService = "integration";
+
+    /// <summary>
+    /// StackExchange.Redis's endpoint for redis-sentinel whose data nodes listen on <paramref name="dataPort"/>:
+    /// the three Sentinels (its port + 10000) and the service name, from which the client finds the primary.
+    /// </summary>
+    public static string SentinelEndpoint(int dataPort) =>
+        string.Join(',', SentinelNodes.Select(address => $"{address}:{dataPort + 10000}")) + $",serviceName={SentinelService}";
 
     private (int? User, int? Test) Row(string name) =>
         _rows.TryGetValue(name, out var row) ? row : throw new InvalidOperationException($"{FilePath} has no row {name}");

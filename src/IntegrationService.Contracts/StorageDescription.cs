@@ -5,7 +5,8 @@ namespace IntegrationService.Http;
 /// <summary>
 /// One architecture in <c>GET /storages</c>, the catalogue every tool reads: what it serves, the
 /// servers it runs on (<c>script/services</c> names: <see cref="Servers"/> it needs, <see cref="Caches"/>
-/// whose loss only slows it), its stated durability, and the names it answers to.
+/// whose loss only slows it), its stated durability, its replication (replicated architectures only),
+/// and the names it answers to.
 /// </summary>
 public sealed record StorageDescription(
     string Name,
@@ -18,4 +19,5 @@ public sealed record StorageDescription(
     QueueDeliveryPaths? Delivery,
     bool Shardable,
     bool IsDefault,
-    bool IsKvDefault);
+    bool IsKvDefault,
+    ReplicationDescription? Replication = null);

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Storage.Redis;
 
-/// <summary>The Redis servers: the LRU cache, the persistent link store, the two queue instances and the cluster.</summary>
+/// <summary>The Redis servers: the LRU cache, the persistent link store, the two queue instances, the cluster and, where configured, the primary behind the Sentinels.</summary>
 public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDisposable
 {
     public const string CacheName = "redis-cache";
@@ -10,6 +10,7 @@ public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDis
     public const string AofName = "redis-aof";
     public const string RdbName = "redis-rdb";
     public const string ClusterName = "redis-cluster";
+    public const string SentinelName = "redis-sentinel";
 
     public RedisConnection Cache { get; } = Create(CacheName, options.Value.Cache, options.Value);
 
@@ -22,7 +23,14 @@ public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDis
     /// <summary>The Redis Cluster, through the client's own cluster support (it follows MOVED and ASK).</summary>
     public RedisConnection Cluster { get; } = Create(ClusterName, options.Value.Cluster, options.Value);
 
-    public IEnumerable<RedisConnection> All => [Cache, Persistent, Aof, Rdb, Cluster];
+    /// <summary>
+    /// The primary of redis-sentinel, through the client's own Sentinel support (it asks the Sentinels
+    /// for the primary and reconnects to the new one when they announce a failover); null when
+    /// Redis:Sentinel is not set.
+    /// </summary>
+    public RedisConnection? Sentinel { get; } = options.Value.Sentinel is { Length: > 0 } sentinel ? Create(SentinelName, sentinel, options.Value) : null;
+
+    public IEnumerable<RedisConnection> All => Sentinel is null ? [Cache, Persistent, Aof, Rdb, Cluster] : [Cache, Persistent, Aof, Rdb, Cluster, Sentinel];
 
     private static RedisConnection Create(string name, string endpoint, RedisOptions options) =>
         new(name, endpoint, options.Password, TimeSpan.FromMilliseconds(options.TimeoutMs));

@@ -31,6 +31,22 @@ public sealed class RedisOptions
     [Required(ErrorMessage = "Redis:Cluster is not set: Redis__Cluster in the environment or --Redis:Cluster=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
     public string Cluster { get; set; } = "";
 
+    /// <summary>
+    /// redis-sentinel's Sentinels and the name they watch the primary under, in StackExchange.Redis's
+    /// syntax (<c>host:port,host:port,host:port,serviceName=integration</c>): the client asks them for the
+    /// primary and follows it through a failover. Empty: the deployment has no redis-sentinel (the
+    /// architecture is not offered).
+    /// </summary>
+    public string Sentinel { get; set; } = "";
+
+    /// <summary>redis-sentinel's data nodes' appendfsync (infra/config/redis-sentinel.conf; a server setting, described only).</summary>
+    [RegularExpression(AppendFsyncPolicies)]
+    public string SentinelAppendFsync { get; set; } = "everysec";
+
+    /// <summary>The Sentinels' down-after-milliseconds (infra/config/sentinel.conf; a server setting, described only).</summary>
+    [Range(100, 600_000)]
+    public int SentinelDownAfterMs { get; set; } = 2000;
+
     /// <summary>The Redis Cluster masters' appendfsync (infra/config/redis-cluster.conf), for the durability statement.</summary>
     public string ClusterAppendFsync { get; set; } = "everysec";
 

@@ -8,10 +8,12 @@ public static class RedisServiceCollectionExtensions
     /// <summary>
     /// The Redis instances (options from the "Redis" section): their connections and health checks,
     /// the cache, the persistent item store and the data loaders. The architectures using them are
-    /// composed in <see cref="Architectures"/>.
+    /// composed in <see cref="Architectures"/>. redis-sentinel's connection and check exist only where
+    /// Redis:Sentinel is set.
     /// </summary>
-    public static IServiceCollection AddRedis(this IServiceCollection services)
+    public static IServiceCollection AddRedis(this IServiceCollection services, IConfiguration configuration)
     {
+        var configuredSentinel = configuration["Redis:Sentinel"];
         services.AddOptions<RedisOptions>().BindConfiguration("Redis").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<RedisConnections>();
         services.AddHostedService<RedisConnector>();
@@ -24,6 +26,11 @@ public static class RedisServiceCollectionExtensions
             .AddBackend(RedisConnections.AofName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Aof))
             .AddBackend(RedisConnections.RdbName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Rdb))
             .AddBackend(RedisConnections.ClusterName, sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Cluster));
+        if (!string.IsNullOrEmpty(configuredSentinel))
+        {
+            services.AddHealthChecks().AddBackend(RedisConnections.SentinelName,
+                sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Sentinel!));
+        }
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
         services.AddSingleton<IItemDataLoader, RedisCacheItemDataLoader>();
         services.AddSingleton<RedisPersistentItemStore>();
