@@ -75,6 +75,7 @@ internal static class CrashResultBuilder
             OldestLostAgeMs = ages.OldestLostMs,
             OldestHeldAgeMs = ages.OldestHeldMs,
             RecoveryS = Round(recovery.RecoveryS),
+            UnavailableS = Round(recovery.UnavailableS),
             FirstFailureS = Round(recovery.FirstFailureS),
             LastFailureS = Round(recovery.LastFailureS),
             ReadBackReadyS = Round(run.ReadBackReadyS),

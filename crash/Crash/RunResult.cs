@@ -85,6 +85,8 @@ public abstract record RunResult
     [JsonIgnore]
     public IReadOnlyList<long> LostAgesMs { get; init; } = [];
     public double? RecoveryS { get; init; }
+    /// <summary>How long writes failed: from the first failed write to the first acknowledged one after the last failure (<see cref="Crash.Recovery.UnavailableS"/>).</summary>
+    public double? UnavailableS { get; init; }
     public double? FirstFailureS { get; init; }
     public double? LastFailureS { get; init; }
     /// <summary>When the API answered after the writes (the read-back's or the drain's probe); null if it never did within --recover-seconds.</summary>
@@ -105,6 +107,7 @@ public abstract record RunResult
 
     protected string Recovery() =>
         Failed.Total == 0 ? "; no write failed"
-        : RecoveryS is { } recovery ? string.Create(CultureInfo.InvariantCulture, $"; API back {recovery:F2} s after the fault")
+        : RecoveryS is { } recovery ? string.Create(CultureInfo.InvariantCulture, $"; API back {recovery:F2} s after the fault") +
+            (UnavailableS is { } gone ? string.Create(CultureInfo.InvariantCulture, $", writes failing for {gone:F2} s") : "")
         : "; writes never acknowledged again after the fault";
 }

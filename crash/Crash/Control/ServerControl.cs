@@ -22,6 +22,24 @@ internal sealed class ServerControl(string servicesScript)
         return server == "postgres" ? [.. pids, .. pids.SelectMany(Signals.Children)] : pids;
     }
 
+    /// <summary>
+    /// A replicated server's current primary (<c>script/services primary</c>): its address, and the processes
+    /// of its node (the data server first, then the agents beside it); throws if none is known.
+    /// </summary>
+    public (string Address, IReadOnlyList<int> Pids) Primary(string server)
+    {
+        var lines = ProcessRunner.Checked(servicesScript, ["primary", server], CancellationToken.None)
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        return (lines[0], lines.Skip(1).Select(p => int.Parse(p, NumberStyles.None, CultureInfo.InvariantCulture)).ToList());
+    }
+
+    /// <summary>The primary's address, or null while no node is named primary (or the script fails).</summary>
+    public string? PrimaryAddress(string server)
+    {
+        try { return Primary(server).Address; }
+        catch (InvalidOperationException) { return null; }
+    }
+
     /// <summary><c>script/services up SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
     public bool Up(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["up", .. servers], log.Path) == 0;
 

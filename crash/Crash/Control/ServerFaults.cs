@@ -42,6 +42,71 @@ internal static class ServerFaults
         return 0;
     }
 
+    /// <summary>How long a failover fault waits for the replicated server to name a new primary.</summary>
+    private static readonly TimeSpan FailoverTimeout = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// SIGKILL the primary's node (its data server and the agents beside it, as a host crash would), wait until
+    /// another node is the primary (logged with the time it took, or that it did not happen), then
+    /// <c>script/services up</c> brings the dead node back, as a replica of the new primary.
+    /// </summary>
+    public static int KillPrimary(FaultContext fault)
+    {
+        var rc = 0;
+        foreach (var server in fault.Targets)
+        {
+            var (address, pids) = fault.Servers.Primary(server);
+            fault.Log.Line($"kill -9 {server}'s primary {address} (pid {Join(pids)})");
+            var killedAt = DateTime.UtcNow;
+            foreach (var pid in pids) Signals.Send(pid, Signals.Kill);
+            WaitForNewPrimary(fault, server, address, killedAt);
+            var deadline = DateTime.UtcNow + GoneTimeout;
+            while (pids.Any(Signals.Alive) && DateTime.UtcNow < deadline) Thread.Sleep(50);
+            if (!fault.Servers.Up([server], fault.Log)) rc = 1;
+        }
+        return rc;
+    }
+
+    /// <summary>
+    /// SIGSTOP the primary's node for the stop time (at least three times the failover detection), then SIGCONT:
+    /// the replica is promoted meanwhile and the old primary wakes up believing it is still one, until the failover
+    /// engine demotes it. Then <c>script/services up</c> waits until the topology is whole again.
+    /// </summary>
+    public static int StopPrimary(FaultContext fault)
+    {
+        var rc = 0;
+        foreach (var server in fault.Targets)
+        {
+            var (address, pids) = fault.Servers.Primary(server);
+            fault.Log.Line(string.Create(CultureInfo.InvariantCulture, $"SIGSTOP {server}'s primary {address} (pid {Join(pids)}) for {fault.StopSeconds} s"));
+            var stoppedAt = DateTime.UtcNow;
+            using (StoppedProcesses.Stop(pids, fault.StopSeconds))
+            {
+                WaitForNewPrimary(fault, server, address, stoppedAt, TimeSpan.FromSeconds(fault.StopSeconds));
+                var left = stoppedAt + TimeSpan.FromSeconds(fault.StopSeconds) - DateTime.UtcNow;
+                if (left > TimeSpan.Zero) Thread.Sleep(left);
+            }
+            fault.Log.Line($"SIGCONT {address}");
+            if (!fault.Servers.Up([server], fault.Log)) rc = 1;
+        }
+        return rc;
+    }
+
+    private static void WaitForNewPrimary(FaultContext fault, string server, string old, DateTime since, TimeSpan? limit = null)
+    {
+        var deadline = since + (limit ?? FailoverTimeout);
+        while (DateTime.UtcNow < deadline)
+        {
+            if (fault.Servers.PrimaryAddress(server) is { } now && now != old)
+            {
+                fault.Log.Line(string.Create(CultureInfo.InvariantCulture, $"{server}: {now} is the primary {(DateTime.UtcNow - since).TotalSeconds:F1} s after the fault"));
+                return;
+            }
+            Thread.Sleep(250);
+        }
+        fault.Log.Line(string.Create(CultureInfo.InvariantCulture, $"{server}: no failover within {(limit ?? FailoverTimeout).TotalSeconds:F0} s: {old} is still the primary"));
+    }
+
     /// <summary>SIGKILL the service and start it again.</summary>
     public static int KillService(FaultContext fault)
     {

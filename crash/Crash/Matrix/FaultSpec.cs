@@ -23,12 +23,27 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
     {
         FaultLength.ServersRestart => budgets.ServersRestart(Targets(entry)),
         FaultLength.ServiceRestart => budgets.ServiceRestart(),
-        _ => FaultBudget.Stop(stopSeconds),
+        _ => FaultBudget.Stop(StopSeconds(entry, stopSeconds)),
     };
 
+    /// <summary>
+    /// How long a stop fault keeps its targets stopped: --stop-seconds, and for a failover fault at least three
+    /// times the time the primary must be silent before its failover starts, so that the failover happens and
+    /// the old primary wakes up after it (a zombie leader).
+    /// </summary>
+    public double StopSeconds(StorageDescription entry, double stopSeconds) =>
+        Promise == Promise.Failover && entry.Replication is { } replication ? Math.Max(stopSeconds, 3 * replication.DetectionMs / 1000.0) : stopSeconds;
+
     /// <summary>What the architecture promises to lose at most under this fault (a <see cref="Loss"/> word).</summary>
-    public string Promised(StorageDescription entry) =>
-        Promise == Promise.PowerLoss ? entry.Durability.PowerLoss : entry.Durability.ProcessCrash;
+    public string Promised(StorageDescription entry) => Promise switch
+    {
+        Promise.PowerLoss => entry.Durability.PowerLoss,
+        Promise.Failover => entry.Replication?.FailoverLoss ?? throw new InvalidOperationException($"{entry.Name} is not replicated: {Name} does not apply"),
+        _ => entry.Durability.ProcessCrash,
+    };
+
+    /// <summary>Whether the fault applies to <paramref name="entry"/>: a failover only to a replicated architecture.</summary>
+    public bool AppliesTo(StorageDescription entry) => Promise != Promise.Failover || entry.Replication is not null;
 
     /// <summary>
     /// The window a run with this fault is checked against, in ms: lossWindowMs for <see cref="Loss.Window"/>,

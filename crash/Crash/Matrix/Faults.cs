@@ -33,6 +33,19 @@ public static class Faults
             // The cut itself is instant; what takes time is starting the servers again, as after db-kill.
             Length = FaultLength.ServersRestart,
         },
+        // Failover faults: replicated architectures only (the catalogue's replication); the promise is its failoverLoss.
+        new("primary-kill", FaultTarget.Servers, Promise.Failover,
+            "kill -9 the primary's node (the data server and the agents beside it, as a host crash), wait for the failover, then script/services up brings the node back as a replica")
+        {
+            Run = ServerFaults.KillPrimary,
+            Length = FaultLength.ServersRestart,
+        },
+        new("primary-stop", FaultTarget.Servers, Promise.Failover,
+            "SIGSTOP the primary's node for --stop-seconds (at least 3 × the failover detection time), then SIGCONT: a zombie primary that wakes after the failover")
+        {
+            Run = ServerFaults.StopPrimary,
+            Length = FaultLength.StopTime,
+        },
     ];
 
     /// <summary>The faults a matrix runs when --fault is not given.</summary>

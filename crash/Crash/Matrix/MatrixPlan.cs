@@ -29,11 +29,13 @@ public static class MatrixPlan
             foreach (var kind in kindList.Where(k => entry.Serves.Contains(k.Serves())))
             {
                 var truth = catalogue.TruthFor(entry, kind.Serves())?.Name;
-                rows.AddRange(faultList.Select(fault => new MatrixRow(entry, kind, fault, truth)));
+                rows.AddRange(faultList.Where(fault => fault.AppliesTo(entry)).Select(fault => new MatrixRow(entry, kind, fault, truth)));
             }
         }
         if (rows.Count == 0)
-            throw new InputException($"nothing to run: none of {string.Join(", ", entries.Select(e => e.Name))} serves {string.Join(", ", kindList.Select(k => k.Name()))}");
+            throw new InputException(faultList.All(f => f.Promise == Promise.Failover) && !entries.Any(e => e.Replication is not null)
+                ? $"nothing to run: {string.Join(", ", faultList.Select(f => f.Name))} fails over a primary, and none of {string.Join(", ", entries.Select(e => e.Name))} is replicated"
+                : $"nothing to run: none of {string.Join(", ", entries.Select(e => e.Name))} serves {string.Join(", ", kindList.Select(k => k.Name()))}");
         return rows;
     }
 }

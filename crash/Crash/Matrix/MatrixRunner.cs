@@ -118,7 +118,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Seconds = length.Seconds,
             FaultAt = length.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
-            FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, options.StopSeconds, log)),
+            FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, row.Fault.StopSeconds(row.Storage, options.StopSeconds), log)),
             Items = options.Items,
             Locations = options.Locations,
             RecoverSeconds = options.RecoverSeconds,

@@ -7,4 +7,6 @@ public enum Promise
     ProcessCrash,
     /// <summary><c>durability.powerLoss</c>: what was not on the disk is gone.</summary>
     PowerLoss,
+    /// <summary><c>replication.failoverLoss</c>: the primary fails and a replica takes its place (replicated architectures only).</summary>
+    Failover,
 }

@@ -97,6 +97,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             OldestLostAgeMs = drained ? ages.OldestLostMs : null,
             OldestHeldAgeMs = ages.OldestHeldMs,
             RecoveryS = CrashResultBuilder.Round(recovery.RecoveryS),
+            UnavailableS = CrashResultBuilder.Round(recovery.UnavailableS),
             FirstFailureS = CrashResultBuilder.Round(recovery.FirstFailureS),
             LastFailureS = CrashResultBuilder.Round(recovery.LastFailureS),
             ReadBackReadyS = CrashResultBuilder.Round(readyS),
