@@ -11,7 +11,7 @@ namespace Lab.Tests.Verdicts;
 /// <summary>lab verdict: who holds a rate at an SLO (and survives a fault class), ranked; exit 0 / 1 when nobody / 2 bad input.</summary>
 public sealed class VerdictCommandTests
 {
-    private static (int Code, string Out, string Err) Verdict(params string[] args)
+    internal static (int Code, string Out, string Err) Verdict(params string[] args)
     {
         var output = new StringWriter();
         var error = new StringWriter();
@@ -27,10 +27,12 @@ public sealed class VerdictCommandTests
         new Cell("tarantool-memtx", "author-read", 15000, 1.0));
 
     // script/crashtest's summary.json: an array of tank crash results, labelled "<storage> <kind> <fault>".
-    private static string Crash(SummaryFixture f, string rows) => f.Raw("crash", "[" + rows + "]");
+    internal static string Crash(SummaryFixture f, string rows) => f.Raw("crash", "[" + rows + "]");
 
-    private static string Row(string storage, string fault, long acked, long lost = 0, string? faultField = null) =>
+    // unavailableS: the JSON of unavailable_s as written ("3.4", "null"); left out when null.
+    internal static string Row(string storage, string fault, long acked, long lost = 0, string? faultField = null, string? unavailableS = null) =>
         $"{{\"label\": \"{storage} author {fault}\", \"storage\": \"{storage}\", \"kind\": \"author\", {(faultField is null ? "" : $"\"fault\": \"{faultField}\", ")}" +
+        $"{(unavailableS is null ? "" : $"\"unavailable_s\": {unavailableS}, ")}" +
         $"\"acked\": {acked}, \"lost\": {lost}, \"stale\": 0, \"changed\": 0, \"unverified\": 0, \"cache_disagreements\": null, \"read_back_ready_s\": 12.5}}";
 
     [Fact]

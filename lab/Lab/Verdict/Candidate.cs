@@ -22,7 +22,7 @@ public sealed record Candidate
     /// <summary>CPU µs per request of the limiting cell (servers and service, not tank); null when not recorded.</summary>
     public double? CpuUsPerRequest { get; init; }
 
-    /// <summary>"not checked", "no loss (n runs)", "not measured", or the loss found.</summary>
+    /// <summary>"not required", "no loss (n runs)", "not measured", or the loss found; for failover also how long writes failed (median and max over its runs).</summary>
     public required string Durability { get; init; }
 
     /// <summary>Why it does not qualify; empty when it does.</summary>

@@ -1,8 +1,12 @@
 namespace Lab.Verdicts;
 
-/// <summary>One run of the crash test (a <c>tank crash</c> result) as the verdict needs it.</summary>
+/// <summary>
+/// One run of the crash test (a <c>tank crash</c> result) as the verdict needs it. <paramref name="UnavailableS"/>:
+/// seconds writes failed, from the first failed write to the first acknowledged one after the last
+/// failure (0 when none failed); null when writes never came back, or the result does not say.
+/// </summary>
 public sealed record CrashRow(string Storage, string Kind, string Fault, string Label, long Acked, long Lost, long Stale, long Changed,
-    long Unverified, long CacheDisagreements, bool ReadBackAnswered)
+    long Unverified, long CacheDisagreements, bool ReadBackAnswered, double? UnavailableS = null)
 {
     /// <summary>Every acknowledged write read back intact (none lost, stale, changed or unverified, no stale cache entry).</summary>
     public bool Clean => Acked > 0 && ReadBackAnswered && Lost + Stale + Changed + Unverified + CacheDisagreements == 0;

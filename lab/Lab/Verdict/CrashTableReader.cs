@@ -8,7 +8,8 @@ namespace Lab.Verdicts;
 /// Reads the crash test's results: script/crashtest's <c>summary.json</c> (a JSON array of
 /// <c>tank crash</c> results) in a folder, or one such file (an array, or a single result). A row's
 /// fault is its <c>fault</c> field when it has one, else the last word of its label
-/// (script/crashtest labels runs "&lt;storage&gt; &lt;kind&gt; &lt;fault&gt;").
+/// (script/crashtest labels runs "&lt;storage&gt; &lt;kind&gt; &lt;fault&gt;"). <c>unavailable_s</c> may be null or
+/// absent (writes never came back, or an older result); any other non-number is bad input, as for the counts.
 /// </summary>
 public static class CrashTableReader
 {
@@ -35,10 +36,12 @@ public static class CrashTableReader
         var fault = Text(row, "fault") ?? (label.Split(' ', StringSplitOptions.RemoveEmptyEntries) is { Length: > 0 } words ? words[^1] : "");
         long Count(string name) => row.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetInt64()
             : v.ValueKind is JsonValueKind.Undefined or JsonValueKind.Null ? 0 : throw new InputException(path, $"{where}.{name}", "is not a number");
+        double? Seconds(string name) => row.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble()
+            : v.ValueKind is JsonValueKind.Undefined or JsonValueKind.Null ? null : throw new InputException(path, $"{where}.{name}", "is not a number");
         if (!row.TryGetProperty("acked", out _)) throw new InputException(path, $"{where}.acked", "is missing");
         return new CrashRow(storage, Text(row, "kind") ?? "", fault, label.Length > 0 ? label : $"{storage} {fault}", Count("acked"), Count("lost"), Count("stale"),
             Count("changed"), Count("unverified"), Count("cache_disagreements"),
-            row.TryGetProperty("read_back_ready_s", out var ready) && ready.ValueKind == JsonValueKind.Number);
+            row.TryGetProperty("read_back_ready_s", out var ready) && ready.ValueKind == JsonValueKind.Number, Seconds("unavailable_s"));
     }
 
     private static string? Text(JsonElement row, string name) =>

@@ -8,8 +8,8 @@ namespace Lab.Verdicts;
 /// (confirmed capacity, else max rps @ SLO) is at least the rate in every scenario judged, a
 /// capacity most of its repetitions held through a confirmation (a report of the bench's repetitions
 /// says how many did); with a durability class, the crash test must hold rows of that class for it, and in none of them may an
-/// acknowledged write be lost, stale, changed or unverified. No rows is "not measured", which does
-/// not qualify.
+/// acknowledged write be lost, stale, changed or unverified; with a bound on unavailability (failover), in none of them may
+/// writes have failed for longer, or never come back. No rows is "not measured", which does not qualify.
 /// </summary>
 public static class VerdictJudge
 {
@@ -34,7 +34,7 @@ public static class VerdictJudge
                 failures.Add($"{scenario}: a confirmation held in only {cell.HeldRepetitions} of {cell.Repetitions} repetitions: {N(cell.Capacity.Value)} rps at p99 ≤ {N(target.SloMs)} ms is not established");
             var limiting = measured.Count == 0 ? default : measured.MinBy(m => m.Cell.Capacity.Value);
             var capacity = limiting.Cell?.Capacity.Value ?? 0;
-            var durability = Durability(storage, target.Durability, crash, failures);
+            var durability = Durability(storage, target, crash, failures);
             return new Candidate
             {
                 Storage = storage,
@@ -64,8 +64,9 @@ public static class VerdictJudge
     /// <summary>A searched cell whose repetitions' median confirmed nothing (summary.json's confirmed_rps 0).</summary>
     public static bool NoneConfirmed(CellFigures cell) => cell.Confirmed && cell.Capacity.Value <= 0;
 
-    private static string Durability(string storage, DurabilityClass durability, IReadOnlyList<CrashRow>? crash, List<string> failures)
+    private static string Durability(string storage, VerdictTarget target, IReadOnlyList<CrashRow>? crash, List<string> failures)
     {
+        var durability = target.Durability;
         if (durability == DurabilityClass.None) return "not required";
         var rows = (crash ?? []).Where(r => r.Storage == storage && durability.Covers(r.Fault)).ToList();
         if (rows.Count == 0)
@@ -74,9 +75,11 @@ public static class VerdictJudge
             return "not measured";
         }
         var bad = rows.Where(r => !r.Clean).ToList();
-        if (bad.Count == 0) return $"no loss ({rows.Count} run{(rows.Count == 1 ? "" : "s")})";
         failures.AddRange(bad.Select(r => $"{durability.Name()}: {r.Problem()}"));
-        return $"loss in {bad.Count} of {rows.Count}";
+        if (target.MaxUnavailableS is { } maxS) failures.AddRange(Unavailability.Over(rows, maxS).Select(p => $"{durability.Name()}: {p}"));
+        var loss = bad.Count == 0 ? $"no loss ({rows.Count} run{(rows.Count == 1 ? "" : "s")})" : $"loss in {bad.Count} of {rows.Count}";
+        // How long writes failed is what a failover costs besides loss; a lone server's crash is judged on loss alone.
+        return durability == DurabilityClass.Failover ? $"{loss}, {Unavailability.Cell(rows)}" : loss;
     }
 
     public static string N(double value) => MetricChange.N(value);

@@ -19,7 +19,7 @@ public static class VerdictSection
     public const double ShareOfBest = 0.5;
 
     public const string Note = "Target: the round rate (1, 2 or 5 × 10ⁿ requests/s) at or below half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
-                               "Ask your own question: `lab verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss --crash <crashtest dir>]`.";
+                               "Ask your own question: `lab verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss|failover [--max-unavailable-s N] --crash <crashtest dir>]`.";
 
     /// <summary>The largest of 1, 2, 5 × 10ⁿ not above <paramref name="rate"/> (at least 1).</summary>
     public static double RoundRate(double rate)

@@ -12,7 +12,8 @@ public static class VerdictText
     public static string Question(VerdictTarget t) =>
         $"Which architectures hold {VerdictJudge.N(t.Rate)} requests/s at p99 ≤ {VerdictJudge.N(t.SloMs)} ms" +
         $"{(t.Scenario is { } s ? $" in {s}" : " in every scenario measured")}" +
-        $"{(t.Durability == DurabilityClass.None ? "" : $" and lose no acknowledged write on a {t.Durability.Name()}")}?";
+        $"{(t.Durability == DurabilityClass.None ? "" : $" and lose no acknowledged write on a {t.Durability.Name()}")}" +
+        $"{(t.MaxUnavailableS is { } max ? $", with writes back within {Unavailability.S(max)}" : "")}?";
 
     public static List<string[]> Rows(VerdictResult result) =>
         result.Qualified.Concat(result.Others).Select((c, i) => new[]
