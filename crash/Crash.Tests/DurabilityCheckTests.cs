@@ -20,6 +20,33 @@ public sealed class DurabilityCheckTests
         new(CrashKind.KeyValue, 500, Lost: lostAgesMs.Length, Stale: 0, LostAgesMs: lostAgesMs, OldestHeldAgeMs: heldMs);
 
     [Fact]
+    public void AnAsynchronousFailoverMayLoseAcknowledgedWritesAndSaysHowMany()
+    {
+        var check = Judge("redis-sentinel", "primary-stop", new RowFacts(CrashKind.KeyValue, 1300, Lost: 590, Stale: 90));
+        Assert.True(check.Ok);
+        Assert.Equal(("failoverLoss", "unreplicated"), (check.Promise, check.Promised));
+        Assert.Equal(["lost 590, 90 stale (failoverLoss: unreplicated)"], check.Notes);
+    }
+
+    [Fact]
+    public void AFailoverThatLosesNothingItMayNotStillFailsOnAValueNeverWritten()
+    {
+        var check = Judge("redis-sentinel", "primary-kill", new RowFacts(CrashKind.KeyValue, 1300, Lost: 0, Stale: 0, Changed: 2));
+        Assert.False(check.Ok);
+        Assert.Contains("2 keys hold a value never written or refused", check.Problems);
+    }
+
+    [Fact]
+    public void AFailoverPromisingNothingFailsOnOneLostWrite()
+    {
+        var entry = CatalogueFixture.Entry("redis-sentinel");
+        var synchronous = entry with { Replication = entry.Replication! with { Mode = "synchronous", FailoverLoss = "nothing" } };
+        var check = DurabilityCheck.Judge(new RowFacts(CrashKind.KeyValue, 1300, Lost: 1, Stale: 0), Faults.Find("primary-kill")!, synchronous);
+        Assert.False(check.Ok);
+        Assert.Equal(["1 acknowledged writes lost (failoverLoss: nothing)"], check.Problems);
+    }
+
+    [Fact]
     public void ASnapshotQueueMayLoseWhatItsStatedIntervalHeldAndRedeliverOnAKill()
     {
         var check = Judge("redis-rdb", "db-kill", QueueAged(6000, 2, 900, 400, 10) with { Duplicated = 40 });

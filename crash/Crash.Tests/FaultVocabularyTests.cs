@@ -15,6 +15,8 @@ public sealed class FaultVocabularyTests
     {
         Assert.All(Faults.Default, name => Assert.NotNull(Faults.Find(name)));
         Assert.Equal(Promise.PowerLoss, Faults.Find("power-loss")!.Promise);
-        Assert.All(Faults.All.Where(f => f.Name != "power-loss"), f => Assert.Equal(Promise.ProcessCrash, f.Promise));
+        Assert.Equal(Promise.Failover, Faults.Find("primary-kill")!.Promise);
+        Assert.Equal(Promise.Failover, Faults.Find("primary-stop")!.Promise);
+        Assert.All(Faults.All.Where(f => f.Name is not ("power-loss" or "primary-kill" or "primary-stop")), f => Assert.Equal(Promise.ProcessCrash, f.Promise));
     }
 }

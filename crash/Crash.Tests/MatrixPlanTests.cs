@@ -18,8 +18,29 @@ public sealed class MatrixPlanTests
     [Fact]
     public void QueuesAndKeyValueStoresComeFromWhatTheCatalogueSaysTheyServe()
     {
-        Assert.Equal(["beanstalkd", "postgres", "redis-aof", "redis-rdb", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["queue"])));
-        Assert.Equal(["postgres", "redis-cluster", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["kv"])));
+        Assert.Equal(["beanstalkd", "postgres", "redis-aof", "redis-rdb", "redis-sentinel", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["queue"])));
+        Assert.Equal(["postgres", "redis-cluster", "redis-persistent", "redis-sentinel", "tarantool-memtx", "tarantool-vinyl"], Names(Plan(["kv"])));
+    }
+
+    [Fact]
+    public void AFailoverFaultRunsOnlyOnReplicatedArchitecturesAndIsRepeated()
+    {
+        var rows = MatrixPlan.Build(CatalogueFixture.Load(), [], ["kv"], ["db-kill", "primary-kill"], failoverRepeats: 3);
+
+        Assert.Equal(["redis-sentinel kv primary-kill #1", "redis-sentinel kv primary-kill #2", "redis-sentinel kv primary-kill #3"],
+            rows.Where(r => r.Fault.Name == "primary-kill").Select(r => r.Label));
+        Assert.Equal("redis-sentinel-kv-primary-kill-2.json", rows.Single(r => r.Label.EndsWith("#2")).FileName);
+        // Other faults keep one run and their plain names.
+        Assert.Equal("redis-sentinel kv db-kill", rows.Single(r => r.Storage.Name == "redis-sentinel" && r.Fault.Name == "db-kill").Label);
+        Assert.Equal(6, rows.Count(r => r.Fault.Name == "db-kill"));
+    }
+
+    [Fact]
+    public void AFailoverFaultOnArchitecturesThatAreNotReplicatedIsNothingToRun()
+    {
+        var error = Assert.Throws<InputException>(() => Plan(["kv"], ["primary-stop"], ["postgres", "redis-cluster"]));
+        Assert.Contains("primary-stop fails over a primary, and none of postgres, redis-cluster is replicated", error.Message);
+        Assert.Throws<InputException>(() => MatrixPlan.Build(CatalogueFixture.Load(), [], ["kv"], ["primary-kill"], failoverRepeats: 0));
     }
 
     [Fact]
@@ -59,7 +80,7 @@ public sealed class MatrixPlanTests
     [Theory]
     [InlineData("nosuch", "queue", "db-kill", "--storage: unknown architecture 'nosuch'")]
     [InlineData("", "queues", "db-kill", "--kind: unknown kind 'queues' (author, item, queue, queue-leased, kv)")]
-    [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss)")]
+    [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss, primary-kill, primary-stop)")]
     [InlineData("beanstalkd", "author", "db-kill", "nothing to run: none of beanstalkd serves author")]
     public void BadInputIsRefusedNamingIt(string storage, string kind, string fault, string message) =>
         Assert.StartsWith(message, Assert.Throws<InputException>(() => Plan([kind], [fault], storage.Length == 0 ? [] : [storage])).Message);

@@ -35,6 +35,15 @@ public sealed class RecoveryTimeTests
         Assert.Equal(8.1, recovery.FirstFailureS);
         Assert.Equal(9.0, recovery.LastFailureS);
         Assert.Equal(2, recovery.Failed);
+        // Writes failed from the first failed write's sending (8.1 s) to that first acknowledgement after the last failure (10.4 s).
+        Assert.Equal(2.3, recovery.UnavailableS!.Value, 9);
+    }
+
+    [Fact]
+    public void NoFailureIsNoUnavailabilityAndNoAckAfterTheLastFailureIsNone()
+    {
+        Assert.Equal(0, RecoveryTime.Compute([Ok(1, 1.01)], faultStartS: 8).UnavailableS);
+        Assert.Null(RecoveryTime.Compute([Ok(1, 1.1), Failed(8.5, 8.6)], faultStartS: 8).UnavailableS);
     }
 
     [Fact]

@@ -36,7 +36,9 @@ public sealed class MatrixCommand : Command
     private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
-    private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop");
+    private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop, one run of each failover row");
+    private readonly Option<long?> _failoverRepeats = CliOption.Create("--failover-repeats",
+        "Runs of each failover row (primary-kill, primary-stop), reported as a distribution (default 5, --quick 1)", ValueParsers.WholeNumber(1, 100).Optional(), "N");
     private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
     private readonly Option<bool> _plan = CliOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
     private readonly Option<KeyRange> _items = CliOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
@@ -45,7 +47,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -54,8 +56,9 @@ public sealed class MatrixCommand : Command
     {
         var catalogueJson = File.ReadAllText(parse.GetRequiredValue(_catalogue));
         var catalogue = StorageCatalogue.Parse(catalogueJson);
-        var rows = MatrixPlan.Build(catalogue, List(parse.GetValue(_storage)), List(parse.GetRequiredValue(_kind)), List(parse.GetRequiredValue(_fault)));
         var quick = parse.GetValue(_quick);
+        var rows = MatrixPlan.Build(catalogue, List(parse.GetValue(_storage)), List(parse.GetRequiredValue(_kind)), List(parse.GetRequiredValue(_fault)),
+            (int)(parse.GetValue(_failoverRepeats) ?? (quick ? 1 : 5)));
         var options = new MatrixOptions
         {
             Url = parse.GetRequiredValue(_url),

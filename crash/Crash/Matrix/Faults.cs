@@ -48,8 +48,8 @@ public static class Faults
         },
     ];
 
-    /// <summary>The faults a matrix runs when --fault is not given.</summary>
-    public static readonly IReadOnlyList<string> Default = ["db-kill", "service-kill", "db-stop"];
+    /// <summary>The faults a matrix runs when --fault is not given (the failover ones on replicated architectures only).</summary>
+    public static readonly IReadOnlyList<string> Default = ["db-kill", "service-kill", "db-stop", "primary-kill", "primary-stop"];
 
     public static FaultSpec? Find(string name) => All.FirstOrDefault(f => f.Name == name);
 }

@@ -12,9 +12,12 @@ namespace Crash.Matrix;
 public static class MatrixPlan
 {
     /// <param name="storages">Names or aliases; empty: every architecture in the catalogue.</param>
+    /// <param name="failoverRepeats">How many runs each failover row gets (their unavailability is a distribution); others get one.</param>
     /// <exception cref="InputException">An unknown architecture, kind or fault, or nothing to run.</exception>
-    public static IReadOnlyList<MatrixRow> Build(StorageCatalogue catalogue, IReadOnlyList<string> storages, IReadOnlyList<string> kinds, IReadOnlyList<string> faults)
+    public static IReadOnlyList<MatrixRow> Build(StorageCatalogue catalogue, IReadOnlyList<string> storages, IReadOnlyList<string> kinds, IReadOnlyList<string> faults,
+        int failoverRepeats = 1)
     {
+        if (failoverRepeats < 1) throw new InputException($"--failover-repeats: at least 1, got {failoverRepeats}");
         var entries = storages.Count == 0 ? catalogue.Entries
             : storages.Select(s => catalogue.Find(s) ?? throw new InputException(
                 $"--storage: unknown architecture '{s}' (the catalogue has {string.Join(", ", catalogue.Entries.Select(e => e.Name))})")).ToList();
@@ -29,7 +32,11 @@ public static class MatrixPlan
             foreach (var kind in kindList.Where(k => entry.Serves.Contains(k.Serves())))
             {
                 var truth = catalogue.TruthFor(entry, kind.Serves())?.Name;
-                rows.AddRange(faultList.Where(fault => fault.AppliesTo(entry)).Select(fault => new MatrixRow(entry, kind, fault, truth)));
+                foreach (var fault in faultList.Where(fault => fault.AppliesTo(entry)))
+                {
+                    var repeats = fault.Promise == Promise.Failover ? failoverRepeats : 1;
+                    rows.AddRange(Enumerable.Range(1, repeats).Select(k => new MatrixRow(entry, kind, fault, truth) { Repetition = k, Repetitions = repeats }));
+                }
             }
         }
         if (rows.Count == 0)

@@ -3,9 +3,19 @@ using IntegrationService.Http;
 
 namespace Crash.Matrix;
 
-/// <summary>One run of a matrix: an architecture, a kind of write, a fault, and for a cache the architecture behind it.</summary>
+/// <summary>
+/// One run of a matrix: an architecture, a kind of write, a fault, for a cache the architecture behind it,
+/// and which of the row's <see cref="Repetitions"/> it is (failover rows are repeated: one run is no distribution).
+/// </summary>
 public sealed record MatrixRow(StorageDescription Storage, CrashKind Kind, FaultSpec Fault, string? TruthStorage)
 {
-    public string Label => $"{Storage.Name} {Kind.Name()} {Fault.Name}";
-    public string FileName => $"{Storage.Name}-{Kind.Name()}-{Fault.Name}.json";
+    /// <summary>1 to <see cref="Repetitions"/>.</summary>
+    public int Repetition { get; init; } = 1;
+
+    public int Repetitions { get; init; } = 1;
+
+    private string Suffix => Repetitions > 1 ? $" #{Repetition}" : "";
+
+    public string Label => $"{Storage.Name} {Kind.Name()} {Fault.Name}{Suffix}";
+    public string FileName => $"{Storage.Name}-{Kind.Name()}-{Fault.Name}{(Repetitions > 1 ? $"-{Repetition}" : "")}.json";
 }

@@ -41,6 +41,7 @@ public static class MatrixSummary
             ];
             text.AppendLine("| " + string.Join(" | ", cells) + " |");
         }
+        text.Append(Failovers(results));
         text.Append(Timelines(results));
         text.AppendLine();
         text.AppendLine("Stated durability (the catalogue, `GET /storages`):");
@@ -49,7 +50,8 @@ public static class MatrixSummary
         {
             if (catalogue.Find(name) is not { } entry) continue;
             var delivery = entry.Delivery is { } d ? $" Delivery: GET /read {d.Read}, leased read {d.Leased}." : "";
-            text.AppendLine($"- `{entry.Name}`: processCrash {entry.Durability.ProcessCrash}, powerLoss {entry.Durability.PowerLoss}. {entry.Durability.Text}{delivery}");
+            var failover = entry.Replication is { } r ? $" Failover: {r.Mode} replication, {r.Failover}, loses {r.FailoverLoss}." : "";
+            text.AppendLine($"- `{entry.Name}`: processCrash {entry.Durability.ProcessCrash}, powerLoss {entry.Durability.PowerLoss}.{failover} {entry.Durability.Text}{delivery}");
         }
         return text.ToString();
     }
@@ -80,6 +82,55 @@ public static class MatrixSummary
         }
         return text.ToString();
     }
+
+    /// <summary>
+    /// The failover rows as distributions, one line per architecture, write kind and fault over its runs: how long
+    /// writes failed (median and max of unavailable_s), what was lost, stale and duplicated in all of them, and when
+    /// p99 was back under the SLO (median and max; runs where it was not within the run counted apart). Empty
+    /// without failover rows.
+    /// </summary>
+    public static string Failovers(IEnumerable<RunResult> results)
+    {
+        var groups = results.Where(r => r.Fault is { } f && Faults.Find(f)?.Promise == Promise.Failover)
+            .GroupBy(r => (r.Storage, r.Kind, Fault: r.Fault!)).ToList();
+        if (groups.Count == 0) return "";
+        var text = new StringBuilder();
+        text.AppendLine();
+        text.AppendLine("Failovers, over each row's runs: writes failing from the first failed write to the first acknowledged one after the last failure; " +
+                        "p99 back under the SLO after the fault's end (timelines below):");
+        text.AppendLine();
+        text.AppendLine("| architecture | write | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back, median | max | not within the run | promised | check |");
+        text.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+        foreach (var g in groups)
+        {
+            var runs = g.ToList();
+            var unavailable = runs.Where(r => r.UnavailableS is not null).Select(r => r.UnavailableS!.Value).ToList();
+            var back = runs.Where(r => r.Timeline?.P99BackS is not null).Select(r => r.Timeline!.P99BackS!.Value).ToList();
+            var failed = runs.Count(r => r.Check is { Ok: false });
+            string[] cells =
+            [
+                g.Key.Storage, g.Key.Kind, g.Key.Fault, N(runs.Count),
+                SecondsOrDash(Median(unavailable)), SecondsOrDash(unavailable.Count > 0 ? unavailable.Max() : null), N(runs.Count - unavailable.Count),
+                $"{N(runs.Sum(r => r.Lost))} ({N(runs.Count(r => r.Lost > 0))} of {N(runs.Count)})", N(runs.Sum(r => r.Stale)), N(runs.Sum(r => r.Duplicated)),
+                SecondsOrDash(Median(back)), SecondsOrDash(back.Count > 0 ? back.Max() : null), N(runs.Count(r => r.Timeline is not null && r.Timeline.P99BackS is null)),
+                runs[0].Check is { } c ? $"{c.Promise}: {c.Promised}" : "",
+                failed == 0 ? "ok" : $"**{N(failed)} of {N(runs.Count)} failed**",
+            ];
+            text.AppendLine("| " + string.Join(" | ", cells) + " |");
+        }
+        return text.ToString();
+    }
+
+    /// <summary>The median (the mean of the middle two of an even count); null when empty.</summary>
+    public static double? Median(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0) return null;
+        var sorted = values.Order().ToList();
+        var mid = sorted.Count / 2;
+        return sorted.Count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    private static string SecondsOrDash(double? s) => s is { } v ? string.Create(CultureInfo.InvariantCulture, $"{v:0.##} s") : "—";
 
     /// <summary>What a run that ended before p99 held under the limit for the whole window shows: not a shorter recovery, none measured.</summary>
     public const string NotWithinTheRun = "not within the run";
