@@ -190,4 +190,63 @@ public sealed class ResultsPageTests
         Assert.Contains("| redis-aof | queue | power-loss | 100 | 7 |", page);
         Assert.DoesNotContain("| 99 |", page);
     }
+
+    // One run of a failover row as crash writes it: labelled "… #k", with unavailable_s and a timeline.
+    private static string FailoverRun(string fault, int k, string unavailableS, int lost, string p99BackS, bool ok = true, int stale = 0) =>
+        $$"""
+        {"storage":"redis-sentinel","kind":"kv","fault":"{{fault}}","label":"redis-sentinel kv {{fault}} #{{k}}","started_at":"2026-12-01T10:0{{k}}:00Z",
+         "acked":4000,"lost":{{lost}},"stale":{{stale}},"duplicated":0,"in_doubt":0,"unavailable_s":{{unavailableS}},
+         "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":6.1,"p99_back_s":{{p99BackS}},"shed_503":40,"seconds":[]},
+         "check":{"promise":"failoverLoss","promised":"unreplicated","ok":{{(ok ? "true" : "false")}},"problems":{{(ok ? "[]" : "[\"lost beyond the promise\"]")}} }
+        }
+        """;
+
+    // Five primary-kill runs losing nothing, five primary-stop runs losing some (one never back, one failing its check), and a single-server db-kill.
+    private static readonly string FailoverSummary = "[" + string.Join(",",
+        FailoverRun("primary-kill", 1, "2.1", 0, "1.2"), FailoverRun("primary-kill", 2, "3.4", 0, "2.5"), FailoverRun("primary-kill", 3, "2.8", 0, "null"),
+        FailoverRun("primary-kill", 4, "5", 0, "1.8"), FailoverRun("primary-kill", 5, "3", 0, "3.1"),
+        FailoverRun("primary-stop", 1, "6.5", 0, "4"), FailoverRun("primary-stop", 2, "null", 12, "null", ok: false, stale: 1),
+        FailoverRun("primary-stop", 3, "7.5", 0, "5"), FailoverRun("primary-stop", 4, "5.5", 7, "6"), FailoverRun("primary-stop", 5, "8", 3, "9"),
+        """
+        {"storage":"postgres","kind":"kv","fault":"db-kill","label":"postgres kv db-kill","started_at":"2026-12-01T09:00:00Z","acked":3000,"lost":0,"stale":0,
+         "duplicated":0,"in_doubt":1,"unavailable_s":1.5,"check":{"promise":"processCrash","promised":"nothing","ok":true,"problems":[]}}
+        """) + "]";
+
+    [Fact]
+    public void TheFailoverTableShowsEachRowsRunsAsADistribution()
+    {
+        var page = PageWithCrashTest(FailoverSummary);
+
+        var failover = page[page.IndexOf("## Failover", StringComparison.Ordinal)..];
+        Assert.Contains("distribution over 5 runs", failover);
+        Assert.Contains("`script/crashtest --storage redis-sentinel --fault primary-kill,primary-stop`", failover);
+        // Writes failing 2.1, 2.8, 3, 3.4, 5 s; p99 back 1.2, 1.8, 2.5, 3.1 s and one not within the run.
+        Assert.Contains("| redis-sentinel | kv | primary-kill | 5 | 3 s | 5 s | 0 | 0 (0 of 5) | 0 | 0 | 2.15 s | 3.1 s | 1 | failoverLoss: unreplicated | ok |", failover);
+        // Writes failing 5.5, 6.5, 7.5, 8 s and one never back; 22 lost in three runs; p99 back 4, 5, 6, 9 s and one not.
+        Assert.Contains("| redis-sentinel | kv | primary-stop | 5 | 7 s | 8 s | 1 | 22 (3 of 5) | 1 | 0 | 5.5 s | 9 s | 1 | failoverLoss: unreplicated | **1 of 5 failed** |", failover);
+    }
+
+    [Fact]
+    public void FailoverRunsAreLeftOutOfTheSingleServerTables()
+    {
+        var page = PageWithCrashTest(FailoverSummary);
+
+        var durability = page[page.IndexOf("## Durability, measured", StringComparison.Ordinal)..page.IndexOf("## Failover", StringComparison.Ordinal)];
+        Assert.Contains("| postgres | kv | db-kill | 3000 | 0 |", durability);
+        Assert.DoesNotContain("| redis-sentinel |", durability);
+        Assert.Contains("[Failover](#failover)", durability);
+    }
+
+    [Fact]
+    public void ACrashTestWithoutFailoverRunsHasNoFailoverSection()
+    {
+        var page = PageWithCrashTest("""
+            [{"storage":"postgres","kind":"kv","fault":"db-kill","label":"postgres kv db-kill","started_at":"2026-12-01T09:00:00Z","acked":3000,"lost":0,"in_doubt":1,
+              "unavailable_s":1.5,"check":{"promise":"processCrash","promised":"nothing","ok":true,"problems":[]}}]
+            """);
+
+        Assert.Contains("## Durability, measured", page);
+        Assert.DoesNotContain("## Failover", page);
+        Assert.DoesNotContain("[Failover](#failover)", page);
+    }
 }

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Harness.CommandLine;
+using Lab.Verdicts;
 
 namespace Lab.Report;
 
@@ -54,8 +55,11 @@ public static class ResultsPage
         if (crashSummaryPaths is { Count: > 0 })
         {
             var rows = CrashRows(crashSummaryPaths);
-            CrashTable(md, crashSummaryPaths, rows);
-            LoadedFaultTable(md, rows, reportDir, resultsPath);
+            // A failover row is one of several runs: its table shows their distribution, not each run.
+            var singleServer = rows.Where(r => !IsFailover(r)).ToList();
+            CrashTable(md, crashSummaryPaths, rows, singleServer);
+            FailoverTable(md, rows.Where(IsFailover).ToList());
+            LoadedFaultTable(md, singleServer, reportDir, resultsPath);
         }
         md.AppendLine().AppendLine("The full report of this run (charts, per-second timelines, the server-side view, cross-checks) is " +
                                    "`report.html` in the run's folder; how we measure is in [BENCHMARKS.md](BENCHMARKS.md).");
@@ -63,7 +67,7 @@ public static class ResultsPage
     }
 
     /// <summary>The crash test's rows (its summary.json): what each fault cost each architecture in acknowledged writes, against what it promises.</summary>
-    private static void CrashTable(StringBuilder md, IReadOnlyList<string> crashSummaryPaths, List<JsonElement> rows)
+    private static void CrashTable(StringBuilder md, IReadOnlyList<string> crashSummaryPaths, List<JsonElement> rows, List<JsonElement> singleServer)
     {
         var started = rows.Select(r => Text(r, "started_at")).Where(t => t != "?").Order(StringComparer.Ordinal).FirstOrDefault() ?? "?";
         md.AppendLine().AppendLine("## Durability, measured").AppendLine();
@@ -73,10 +77,11 @@ public static class ResultsPage
                       "power-loss file system (crash/powerloss), killed and its un-fsynced data dropped. " +
                       "A window promise is checked on the writes acknowledged more than the window before the fault (\"oldest lost\": how long before the fault " +
                       "the oldest lost write was acknowledged); \"not checked\" is a row that held no write that old. A queue's message acknowledged and never " +
-                      "delivered is lost; GET /read is at-most-once end to end and may lose as many as its reads in doubt, which the check column says.").AppendLine();
+                      "delivered is lost; GET /read is at-most-once end to end and may lose as many as its reads in doubt, which the check column says." +
+                      (singleServer.Count < rows.Count ? " The failover runs are not in this table: [Failover](#failover) sums them up per row." : "")).AppendLine();
         md.AppendLine("| architecture | writes | fault | acknowledged | lost | oldest lost | duplicated | in doubt | stale | promised | check |");
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|");
-        foreach (var r in rows.OrderBy(r => Text(r, "storage"), StringComparer.Ordinal).ThenBy(r => Text(r, "kind"), StringComparer.Ordinal).ThenBy(r => Text(r, "fault"), StringComparer.Ordinal))
+        foreach (var r in singleServer.OrderBy(r => Text(r, "storage"), StringComparer.Ordinal).ThenBy(r => Text(r, "kind"), StringComparer.Ordinal).ThenBy(r => Text(r, "fault"), StringComparer.Ordinal))
         {
             var check = r.TryGetProperty("check", out var c) && c.ValueKind == JsonValueKind.Object ? c : (JsonElement?)null;
             var window = check is { } kw && kw.TryGetProperty("window_ms", out var w) && w.ValueKind == JsonValueKind.Number ? $" {Seconds(w.GetInt64())}" : "";
@@ -101,12 +106,71 @@ public static class ResultsPage
 
     private static string Seconds(long ms) => string.Create(CultureInfo.InvariantCulture, $"{ms / 1000.0:0.###} s");
 
-    /// <summary>The crash tests' rows; several may measure the same row: the latest measurement supersedes the earlier ones.</summary>
+    /// <summary>
+    /// The crash tests' rows; several may measure the same row: the latest measurement supersedes the earlier ones.
+    /// The runs of a repeated row ("… primary-kill #3") are each their own row.
+    /// </summary>
     private static List<JsonElement> CrashRows(IReadOnlyList<string> crashSummaryPaths) =>
         crashSummaryPaths.SelectMany(p => JsonDocument.Parse(File.ReadAllText(p)).RootElement is { ValueKind: JsonValueKind.Array } a ? a.EnumerateArray() : [])
-            .GroupBy(r => (Text(r, "storage"), Text(r, "kind"), Text(r, "fault")))
+            .GroupBy(r => (Text(r, "storage"), Text(r, "kind"), Text(r, "fault"), RunNumber(Text(r, "label"))))
             .Select(g => g.OrderBy(r => Text(r, "started_at"), StringComparer.Ordinal).Last())
             .ToList();
+
+    // "redis-sentinel kv primary-kill #3" → "#3"; "" for a row that is not repeated.
+    private static string RunNumber(string label) => label.LastIndexOf(" #", StringComparison.Ordinal) is var i and >= 0 ? label[(i + 1)..] : "";
+
+    private static bool IsFailover(JsonElement row) => DurabilityClass.Failover.Covers(Text(row, "fault"));
+
+    /// <summary>
+    /// The failover runs (a replicated architecture's primary killed or stopped), one line per architecture, write kind and
+    /// fault over its runs, the facts of crash's summary.md: how long writes failed, what was lost, stale and duplicated,
+    /// when p99 was back under the SLO, and how many runs failed their check.
+    /// </summary>
+    private static void FailoverTable(StringBuilder md, List<JsonElement> failovers)
+    {
+        if (failovers.Count == 0) return;
+        var groups = failovers.GroupBy(r => (Storage: Text(r, "storage"), Kind: Text(r, "kind"), Fault: Text(r, "fault")))
+            .OrderBy(g => g.Key.Storage, StringComparer.Ordinal).ThenBy(g => g.Key.Kind, StringComparer.Ordinal).ThenBy(g => g.Key.Fault, StringComparer.Ordinal).ToList();
+        var counts = groups.Select(g => g.Count()).Distinct().ToList();
+        var storages = string.Join(",", groups.Select(g => g.Key.Storage).Distinct());
+        md.AppendLine().AppendLine("## Failover").AppendLine();
+        md.AppendLine($"The same crash tests' failover faults: a replicated architecture's primary killed (primary-kill) or stopped past the failover " +
+                      $"(primary-stop) while writes go on. Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
+                      "writes failing, from the first failed write to the first acknowledged one after the last failure (median and max; \"never back\": " +
+                      "runs whose writes did not come back); acknowledged writes lost in all the runs (in how many runs); stale and duplicated in all the runs; " +
+                      "p99 back under the SLO after the fault's end (median and max of the runs with a timeline; \"not back\": not within the run); " +
+                      "the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
+                      $"Reproduce with `script/crashtest --storage {storages} --fault primary-kill,primary-stop`.").AppendLine();
+        md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | promised | check |");
+        md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+        foreach (var g in groups)
+        {
+            var runs = g.ToList();
+            var unavailable = runs.Select(r => Number(r, "unavailable_s")).OfType<double>().ToList();
+            var timelines = runs.Select(r => r.TryGetProperty("timeline", out var t) && t.ValueKind == JsonValueKind.Object ? t : (JsonElement?)null).OfType<JsonElement>().ToList();
+            var back = timelines.Select(t => Number(t, "p99_back_s")).OfType<double>().ToList();
+            var checks = runs.Select(r => r.TryGetProperty("check", out var c) && c.ValueKind == JsonValueKind.Object ? c : (JsonElement?)null).OfType<JsonElement>().ToList();
+            var failed = checks.Count(c => !c.TryGetProperty("ok", out var ok) || ok.ValueKind != JsonValueKind.True);
+            var lost = runs.Select(r => Number(r, "lost") ?? 0).ToList();
+            md.AppendLine($"| {g.Key.Storage} | {g.Key.Kind} | {g.Key.Fault} | {runs.Count} | {MedianSeconds(unavailable)} | {MaxSeconds(unavailable)} | {runs.Count - unavailable.Count} | " +
+                          $"{N(lost.Sum())} ({lost.Count(l => l > 0)} of {runs.Count}) | {Total(runs, "stale")} | {Total(runs, "duplicated")} | " +
+                          $"{MedianSeconds(back)} | {MaxSeconds(back)} | {timelines.Count - back.Count} | " +
+                          $"{(checks.Count > 0 ? $"{Text(checks[0], "promise")}: {Text(checks[0], "promised")}" : "—")} | " +
+                          $"{(checks.Count == 0 ? "—" : failed == 0 ? "ok" : $"**{failed} of {runs.Count} failed**")} |");
+        }
+    }
+
+    private static double? Number(JsonElement e, string name) => e.TryGetProperty(name, out var v) && v.ValueKind == JsonValueKind.Number ? v.GetDouble() : null;
+
+    // The sum over the runs; "—" when no run counts it (crash results without that field).
+    private static string Total(List<JsonElement> runs, string name) =>
+        runs.Any(r => Number(r, name) is not null) ? N(runs.Sum(r => Number(r, name) ?? 0)) : "—";
+
+    private static string MedianSeconds(List<double> seconds) => seconds.Count == 0 ? "—" : SecondsText(CapacityFile.MedianOf(seconds));
+
+    private static string MaxSeconds(List<double> seconds) => seconds.Count == 0 ? "—" : SecondsText(seconds.Max());
+
+    private static string SecondsText(double s) => string.Create(CultureInfo.InvariantCulture, $"{s:0.##} s");
 
     /// <summary>
     /// The runs under load (a rate from a bench report's confirmed capacity) among them: the run's own
