@@ -55,6 +55,11 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             var path = Path.Combine(options.Out, row.FileName);
             var run = RunOptions(row, path);
             Console.Error.WriteLine($"crash: {row.Label}: {MatrixCommand.RateAndLength(run)}");
+            // Every run starts from whole servers: a fault may leave them recovering after its run ended (a failover
+            // engine demoting a zombie primary, Sentinels out of TILT mode 30 s after their node was stopped).
+            var targets = row.Fault.Targets(row.Storage);
+            if (targets.Count > 0 && !_servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log"))))
+                throw new InvalidOperationException($"{row.Label}: script/services up {string.Join(' ', targets)} failed (see servers.log)");
             _service.Restart();
             var (result, exitCode) = await CrashCommand.Execute(run).ConfigureAwait(false);
             if (exitCode != 0)
