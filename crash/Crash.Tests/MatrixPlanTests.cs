@@ -80,7 +80,7 @@ public sealed class MatrixPlanTests
     [Theory]
     [InlineData("nosuch", "queue", "db-kill", "--storage: unknown architecture 'nosuch'")]
     [InlineData("", "queues", "db-kill", "--kind: unknown kind 'queues' (author, item, queue, queue-leased, kv)")]
-    [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss, primary-kill, primary-stop)")]
+    [InlineData("", "queue", "db-crash", "--fault: unknown fault 'db-crash' (db-kill, service-kill, db-stop, power-loss, primary-kill, primary-partition, primary-partition-oneway, primary-stop)")]
     [InlineData("beanstalkd", "author", "db-kill", "nothing to run: none of beanstalkd serves author")]
     public void BadInputIsRefusedNamingIt(string storage, string kind, string fault, string message) =>
         Assert.StartsWith(message, Assert.Throws<InputException>(() => Plan([kind], [fault], storage.Length == 0 ? [] : [storage])).Message);

@@ -58,6 +58,7 @@ public sealed class MatrixSummaryTests
         Assert.DoesNotContain("| redis-sentinel | kv | db-kill | 1 |", table);
         Assert.Contains("Failover: asynchronous replication, redis-sentinel, loses unreplicated.", table);
         Assert.Equal(2.5, MatrixSummary.Median([1, 2, 3, 4]));
+        Assert.Equal("redis-sentinel-kv-primary-kill-2.svg", MatrixSummary.ChartFile("redis-sentinel kv primary-kill #2"));
         Assert.Null(MatrixSummary.Median([]));
     }
 

@@ -40,6 +40,21 @@ internal sealed class ServerControl(string servicesScript)
         catch (InvalidOperationException) { return null; }
     }
 
+    /// <summary>
+    /// <c>script/services partition SERVER both|oneway</c>: the primary's node cut off from the other nodes; its
+    /// address. Healed by <see cref="Heal"/> (and at crash's exit, whatever ends it).
+    /// </summary>
+    public string Partition(string server, string way) =>
+        ProcessRunner.Checked(servicesScript, ["partition", server, way], CancellationToken.None).Trim();
+
+    /// <summary><c>script/services heal SERVER</c>: the partition removed (nothing if there is none).</summary>
+    public void Heal(string server) => ProcessRunner.Checked(servicesScript, ["heal", server], CancellationToken.None);
+
+    /// <summary><c>script/services partitions</c>: the partitions still in place (nftables tables), one each.</summary>
+    public IReadOnlyList<string> Partitions() =>
+        ProcessRunner.Checked(servicesScript, ["partitions"], CancellationToken.None)
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
     /// <summary><c>script/services up SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
     public bool Up(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["up", .. servers], log.Path) == 0;
 

@@ -90,6 +90,40 @@ internal static class ServerFaults
         return 0;
     }
 
+    /// <summary>
+    /// Cuts the primary's node off from the other nodes (<paramref name="way"/>: both, or oneway: only what it sends
+    /// them is dropped) for the stop time, the service still reaching every node; then heals. The failover engine
+    /// promotes a replica meanwhile; the old primary, cut off, may go on taking the service's writes until it hears
+    /// of the new one. A partition is healed at crash's exit too, however crash ends.
+    /// </summary>
+    public static int PartitionPrimaryBothWays(FaultContext fault) => PartitionPrimary(fault, "both");
+
+    /// <summary>As <see cref="PartitionPrimaryBothWays"/>, dropping only what the primary's node sends the others.</summary>
+    public static int PartitionPrimaryOneWay(FaultContext fault) => PartitionPrimary(fault, "oneway");
+
+    private static int PartitionPrimary(FaultContext fault, string way)
+    {
+        foreach (var server in fault.Targets)
+        {
+            using var atExit = ExitCleanup.Register(() => fault.Servers.Heal(server));
+            var startedAt = DateTime.UtcNow;
+            var address = fault.Servers.Partition(server, way);
+            fault.Log.Line(string.Create(CultureInfo.InvariantCulture, $"partition ({way}) of {server}'s primary {address} from the other nodes for {fault.StopSeconds} s"));
+            try
+            {
+                WaitForNewPrimary(fault, server, address, startedAt, TimeSpan.FromSeconds(fault.StopSeconds));
+                var left = startedAt + TimeSpan.FromSeconds(fault.StopSeconds) - DateTime.UtcNow;
+                if (left > TimeSpan.Zero) Thread.Sleep(left);
+            }
+            finally
+            {
+                fault.Servers.Heal(server);
+                fault.Log.Line($"healed the partition of {address}");
+            }
+        }
+        return 0;
+    }
+
     private static void WaitForNewPrimary(FaultContext fault, string server, string old, DateTime since, TimeSpan? limit = null)
     {
         var deadline = since + (limit ?? FailoverTimeout);

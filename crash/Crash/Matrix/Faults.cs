@@ -40,6 +40,18 @@ public static class Faults
             Run = ServerFaults.KillPrimary,
             Length = FaultLength.ServersRestart,
         },
+        new("primary-partition", FaultTarget.Servers, Promise.Failover,
+            "cut the primary's node off from the other nodes, both ways, for --stop-seconds (at least 3 × the failover detection; nftables on loopback), then heal: the service still reaches the old primary")
+        {
+            Run = ServerFaults.PartitionPrimaryBothWays,
+            Length = FaultLength.StopTime,
+        },
+        new("primary-partition-oneway", FaultTarget.Servers, Promise.Failover,
+            "drop only what the primary's node sends the other nodes, for --stop-seconds (at least 3 × the failover detection), then heal")
+        {
+            Run = ServerFaults.PartitionPrimaryOneWay,
+            Length = FaultLength.StopTime,
+        },
         new("primary-stop", FaultTarget.Servers, Promise.Failover,
             "SIGSTOP the primary's node for --stop-seconds (at least 3 × the failover detection time), then SIGCONT: a zombie primary that wakes after the failover")
         {
@@ -49,7 +61,7 @@ public static class Faults
     ];
 
     /// <summary>The faults a matrix runs when --fault is not given (the failover ones on replicated architectures only).</summary>
-    public static readonly IReadOnlyList<string> Default = ["db-kill", "service-kill", "db-stop", "primary-kill", "primary-stop"];
+    public static readonly IReadOnlyList<string> Default = ["db-kill", "service-kill", "db-stop", "primary-kill", "primary-stop", "primary-partition"];
 
     public static FaultSpec? Find(string name) => All.FirstOrDefault(f => f.Name == name);
 }

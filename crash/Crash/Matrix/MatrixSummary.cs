@@ -135,8 +135,8 @@ public static class MatrixSummary
     /// <summary>What a run that ended before p99 held under the limit for the whole window shows: not a shorter recovery, none measured.</summary>
     public const string NotWithinTheRun = "not within the run";
 
-    /// <summary>The chart's file name beside the run's JSON.</summary>
-    public static string ChartFile(string label) => label.Replace(' ', '-') + ".svg";
+    /// <summary>The chart's file name beside the run's JSON ("… primary-kill #2" → "…-primary-kill-2.svg": no '#' in a link).</summary>
+    public static string ChartFile(string label) => label.Replace(" #", "-", StringComparison.Ordinal).Replace(' ', '-') + ".svg";
 
     /// <summary>
     /// The problems in bold (the row fails); else whether the loss could not be checked and what the promise

@@ -219,7 +219,7 @@ public sealed class ResultsPageTests
 
         var failover = page[page.IndexOf("## Failover", StringComparison.Ordinal)..];
         Assert.Contains("distribution over 5 runs", failover);
-        Assert.Contains("`script/crashtest --storage redis-sentinel --fault primary-kill,primary-stop`", failover);
+        Assert.Contains("`script/crashtest --storage redis-sentinel --fault primary-kill,primary-stop,primary-partition`", failover);
         // Writes failing 2.1, 2.8, 3, 3.4, 5 s; p99 back 1.2, 1.8, 2.5, 3.1 s and one not within the run.
         Assert.Contains("| redis-sentinel | kv | primary-kill | 5 | 3 s | 5 s | 0 | 0 (0 of 5) | 0 | 0 | 2.15 s | 3.1 s | 1 | failoverLoss: unreplicated | ok |", failover);
         // Writes failing 5.5, 6.5, 7.5, 8 s and one never back; 22 lost in three runs; p99 back 4, 5, 6, 9 s and one not.

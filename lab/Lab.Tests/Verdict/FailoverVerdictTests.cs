@@ -109,6 +109,9 @@ public sealed class FailoverVerdictTests
         Assert.False(DurabilityClass.Crash.Covers("primary-kill"));
         Assert.False(DurabilityClass.Crash.Covers("primary-stop"));
         Assert.False(DurabilityClass.Failover.Covers("db-kill"));
+        Assert.True(DurabilityClass.Failover.Covers("primary-partition"));
+        Assert.True(DurabilityClass.Failover.Covers("primary-partition-oneway"));
+        Assert.False(DurabilityClass.Crash.Covers("primary-partition"));
     }
 
     [Fact]

@@ -135,12 +135,12 @@ public static class ResultsPage
         var storages = string.Join(",", groups.Select(g => g.Key.Storage).Distinct());
         md.AppendLine().AppendLine("## Failover").AppendLine();
         md.AppendLine($"The same crash tests' failover faults: a replicated architecture's primary killed (primary-kill) or stopped past the failover " +
-                      $"(primary-stop) while writes go on. Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
+                      $"(primary-stop) or cut off from the other nodes (primary-partition) while writes go on. Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
                       "writes failing, from the first failed write to the first acknowledged one after the last failure (median and max; \"never back\": " +
                       "runs whose writes did not come back); acknowledged writes lost in all the runs (in how many runs); stale and duplicated in all the runs; " +
                       "p99 back under the SLO after the fault's end (median and max of the runs with a timeline; \"not back\": not within the run); " +
                       "the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
-                      $"Reproduce with `script/crashtest --storage {storages} --fault primary-kill,primary-stop`.").AppendLine();
+                      $"Reproduce with `script/crashtest --storage {storages} --fault primary-kill,primary-stop,primary-partition`.").AppendLine();
         md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | promised | check |");
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var g in groups)
