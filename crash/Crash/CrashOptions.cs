@@ -63,6 +63,12 @@ public sealed record CrashOptions
     public required string FaultCommand { get; init; }
     /// <summary>A fault crash carries out itself (a matrix's), writing to the log it is given; its exit code. Null: run <see cref="FaultCommand"/>.</summary>
     internal Func<Control.FaultLog, int>? FaultAction { get; init; }
+
+    /// <summary>
+    /// Run once the writes and the fault are over, before anything is read back: waits until the servers are whole
+    /// (a failover engine done demoting an old primary whose writes it discards); false when they did not become so.
+    /// </summary>
+    internal Func<bool>? Settle { get; init; }
     public KeyRange Items { get; init; } = new(1, 2000);
     /// <summary>Location ids 1..Locations exist in the data set; item writes use them.</summary>
     public long Locations { get; init; } = 100_000;

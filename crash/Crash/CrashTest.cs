@@ -40,6 +40,7 @@ internal sealed class CrashTest(CrashOptions options)
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
         var faultResult = await WaitForFaultAsync(fault, injector).ConfigureAwait(false);
+        var settledS = await SettleAsync(options, clock).ConfigureAwait(false);
         Writes = loop.Records;
 
         var histories = CrashResultBuilder.Histories(loop.Records);
@@ -57,7 +58,7 @@ internal sealed class CrashTest(CrashOptions options)
             if (CrashVerifier.Classify(histories[key], reads[key], before.GetValueOrDefault(key)) is { } verdict) verdicts[key] = verdict;
         }
         var result = CrashResultBuilder.Build(new CrashRun(options, runId, startedAt, loop.Records, loop.Skipped, loop.SkippedNoFreeKey,
-            faultResult, readyS, verdicts));
+            faultResult, readyS, verdicts)) with { SettledS = settledS };
         if (options.TruthStorage is { } truthStorage && readyS is not null)
         {
             result = await CompareWithTruthAsync(result, client, runId, truthStorage, histories.Keys.ToList(), readBack).ConfigureAwait(false);
@@ -128,6 +129,16 @@ internal sealed class CrashTest(CrashOptions options)
     }
 
     private Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector) => WaitForFaultAsync(fault, injector, options);
+
+    /// <summary>Runs <see cref="CrashOptions.Settle"/>, if any: when the servers were whole again (seconds since the start), null without one or if they did not become so.</summary>
+    internal static async Task<double?> SettleAsync(CrashOptions options, CrashClock clock)
+    {
+        if (options.Settle is not { } settle) return null;
+        Console.Error.WriteLine($"crash: {clock.Now,5:F1} s: waiting for the servers to be whole before reading anything back");
+        var whole = await Task.Run(settle).ConfigureAwait(false);
+        if (!whole) Console.Error.WriteLine("crash: warning: the servers did not become whole; reading back anyway");
+        return whole ? clock.Now : null;
+    }
 
     /// <summary>The fault's result; if it is still running, its start only (the read-back waits no longer than --recover-seconds for it).</summary>
     internal static async Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector, CrashOptions options)

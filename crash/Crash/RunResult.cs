@@ -89,6 +89,12 @@ public abstract record RunResult
     public double? UnavailableS { get; init; }
     public double? FirstFailureS { get; init; }
     public double? LastFailureS { get; init; }
+    /// <summary>
+    /// When the servers were whole again after the writes and the fault, before anything was read back (failover
+    /// faults: a single primary with its replica in sync, the old primary's discarded writes gone for good); null
+    /// where the run did not wait for it.
+    /// </summary>
+    public double? SettledS { get; init; }
     /// <summary>When the API answered after the writes (the read-back's or the drain's probe); null if it never did within --recover-seconds.</summary>
     public double? ReadBackReadyS { get; init; }
     /// <summary>The run judged against the catalogue's promise for the fault (a matrix sets it).</summary>

@@ -130,6 +130,9 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             FaultAt = length.FaultAt,
             FaultCommand = string.Join(' ', [row.Fault.Name, .. targets.DefaultIfEmpty("the service")]),
             FaultAction = log => row.Fault.Run(new FaultContext(_servers, _service, targets, row.Fault.StopSeconds(row.Storage, options.StopSeconds), log)),
+            // A failover is over only once the failover engine has demoted the old primary and discarded what it took
+            // in meanwhile: the read-back before that would read writes that are about to go.
+            Settle = row.Fault.Promise == Promise.Failover ? () => _servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log"))) : null,
             Items = options.Items,
             Locations = options.Locations,
             RecoverSeconds = options.RecoverSeconds,

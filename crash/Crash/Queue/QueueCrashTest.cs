@@ -45,6 +45,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
         var faultResult = await CrashTest.WaitForFaultAsync(fault, injector, options).ConfigureAwait(false);
         await stopConsumers.CancelAsync().ConfigureAwait(false);
         await consumers.ConfigureAwait(false);
+        var settledS = await CrashTest.SettleAsync(options, clock).ConfigureAwait(false);
 
         Console.Error.WriteLine($"crash: {clock.Now,5:F1} s: writes done; waiting up to {options.RecoverSeconds} s for the API, then draining the queue");
         double? readyS = await probe.WaitForApiAsync(workload.ProbeUrl(null), options.RecoverSeconds).ConfigureAwait(false) ? clock.Now : null;
@@ -117,6 +118,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             DrainS = CrashResultBuilder.Round(drainS),
             LostExamples = [.. ledger.LostExamples],
             DuplicatedExamples = [.. ledger.DuplicatedExamples],
+            SettledS = settledS,
         };
         return (result, drained ? 0 : CrashTest.ApiNeverCameBack);
     }
