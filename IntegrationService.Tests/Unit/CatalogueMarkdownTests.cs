@@ -171,6 +171,20 @@ public sealed class CatalogueMarkdownTests
         }
     }
 
+    [Fact]
+    public void AReplicatedArchitectureGetsARowOfItsOwnAndTheOthersNone()
+    {
+        var replicated = Entry("redis-sentinel", ["KeyValue"], Synchronous) with
+        {
+            Replication = new(2, 3, "asynchronous", "redis-sentinel", 2000, "unreplicated", ["127.0.0.21", "127.0.0.22"], "A primary and a replica."),
+        };
+        var markdown = CatalogueMarkdown.Render([Entry("postgres", ["Author"], Synchronous), replicated]);
+
+        Assert.Contains("| `redis-sentinel` | 2 | 3 | asynchronous | redis-sentinel | 2 s | unreplicated | `127.0.0.21`, `127.0.0.22` |", markdown);
+        Assert.DoesNotContain("| `postgres` | 1 |", markdown);
+        Assert.DoesNotContain("The replicated architectures", CatalogueMarkdown.Render([Entry("postgres", ["Author"], Synchronous)]));
+    }
+
     [Theory]
     [InlineData("--json", "--markdown")]
     [InlineData("--markdown", "--write", "docs/STORAGES.md")]

@@ -66,7 +66,7 @@ public static partial class CatalogueMarkdown
         {
             md.AppendLine("The replicated architectures (the others are one server each, with no failover):")
                 .AppendLine()
-                .AppendLine("| name | data nodes | voters | replication | failover | primary silent before failover | a failover loses | found through |")
+                .AppendLine("| name | data nodes | voters | replication | failover | primary silent before failover | a failover loses | nodes the service asks |")
                 .AppendLine("|---|---|---|---|---|---|---|---|");
             foreach (var s in replicated)
             {

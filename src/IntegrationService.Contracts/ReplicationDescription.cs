@@ -25,6 +25,6 @@ public static class ReplicationMode
 /// <param name="Failover">The failover engine, e.g. "redis-sentinel".</param>
 /// <param name="DetectionMs">How long the primary must not answer before its failover starts.</param>
 /// <param name="FailoverLoss">What a failover may lose of acknowledged writes (<see cref="Loss"/>).</param>
-/// <param name="Nodes">The endpoints the service is given to find the primary (the Sentinels, the cluster's members), <c>host:port</c>.</param>
+/// <param name="Nodes">The addresses of the nodes the service is given to find the primary (the Sentinels, the cluster's members), without their ports.</param>
 /// <param name="Text">The same in words.</param>
 public sealed record ReplicationDescription(int DataNodes, int Voters, string Mode, string Failover, int DetectionMs, string FailoverLoss, string[] Nodes, string Text);
