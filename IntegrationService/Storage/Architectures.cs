@@ -182,7 +182,7 @@ public static class Architectures
             Queue = new RedisQueueStore(connection),
             Facts = AppendFsyncFacts(redis.SentinelAppendFsync),
             Replication = new(2, 3, ReplicationMode.Asynchronous, "redis-sentinel", redis.SentinelDownAfterMs, Loss.Unreplicated,
-                [.. connection.Endpoint.Split(',').Where(part => !part.Contains('=')).Select(part => part.Trim()[..part.Trim().LastIndexOf(':')])],
+                [.. connection.Endpoint.Split(',', StringSplitOptions.TrimEntries).Where(part => !part.Contains('=')).Select(part => part[..part.LastIndexOf(':')])],
                 $"A primary and one replica, asynchronous replication; three Sentinels, quorum 2, down-after-milliseconds {redis.SentinelDownAfterMs}. " +
                 "A failover loses the acknowledged writes the replica had not received."),
         };

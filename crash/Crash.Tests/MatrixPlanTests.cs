@@ -36,6 +36,15 @@ public sealed class MatrixPlanTests
     }
 
     [Fact]
+    public void AFailoverStopOutlastsThreeDetectionsAndOtherStopsKeepTheirSeconds()
+    {
+        var sentinel = CatalogueFixture.Entry("redis-sentinel"); // detectionMs 2000
+        Assert.Equal(6, Faults.Find("primary-stop")!.StopSeconds(sentinel, 3));
+        Assert.Equal(10, Faults.Find("primary-partition")!.StopSeconds(sentinel, 10));
+        Assert.Equal(3, Faults.Find("db-stop")!.StopSeconds(sentinel, 3));
+    }
+
+    [Fact]
     public void AFailoverFaultOnArchitecturesThatAreNotReplicatedIsNothingToRun()
     {
         var error = Assert.Throws<InputException>(() => Plan(["kv"], ["primary-stop"], ["postgres", "redis-cluster"]));

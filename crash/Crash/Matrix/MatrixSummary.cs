@@ -121,14 +121,7 @@ public static class MatrixSummary
         return text.ToString();
     }
 
-    /// <summary>The median (the mean of the middle two of an even count); null when empty.</summary>
-    public static double? Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0) return null;
-        var sorted = values.Order().ToList();
-        var mid = sorted.Count / 2;
-        return sorted.Count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
+    private static double? Median(IReadOnlyList<double> values) => values.Count == 0 ? null : Harness.Statistics.Median(values);
 
     private static string SecondsOrDash(double? s) => s is { } v ? string.Create(CultureInfo.InvariantCulture, $"{v:0.##} s") : "—";
 

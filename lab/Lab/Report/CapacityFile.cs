@@ -85,12 +85,7 @@ public sealed record CapacityFile
         };
     }
 
-    public static double MedianOf(IEnumerable<double> values)
-    {
-        var sorted = values.Order().ToList();
-        if (sorted.Count == 0) return 0;
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
+    public static double MedianOf(IEnumerable<double> values) => Harness.Statistics.Median(values);
 
     public static CapacityFile? TryRead(string runDir)
     {

@@ -31,10 +31,5 @@ public static class ColdStartCheck
             : null;
     }
 
-    private static double Median(IEnumerable<double> values)
-    {
-        var sorted = values.OrderBy(v => v).ToList();
-        if (sorted.Count == 0) return 0;
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
+    private static double Median(IEnumerable<double> values) => Harness.Statistics.Median(values);
 }
