@@ -39,7 +39,7 @@ public static class Extensions
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
         builder.Services.AddRabbitMq();
-        builder.Services.AddNats();
+        builder.Services.AddNats(builder.Configuration);
         builder.Services.AddArchitectures(builder.Configuration);
         builder.Services.AddSingleton<BackendLimiter>();
         builder.Services.AddSingleton<StorageRegistry>();

@@ -29,6 +29,7 @@ public static class PortTableConfiguration
             ["Beanstalkd:Port"] = table.User("BEANSTALKD").ToString(),
             ["RabbitMq:Port"] = table.User("RABBITMQ").ToString(),
             ["Nats:Url"] = $"nats://127.0.0.1:{table.User("NATS")}",
+            ["Nats:R3Url"] = PortTable.NatsR3Url(table.User("NATS_R3")),
         };
     }
 

@@ -28,6 +28,7 @@ define_ports() {
     if [ -n "$user" ]; then DEFAULT_PORTS+=("$user"); fi
     if [ "$name" = REDIS_CLUSTER ]; then DEFAULT_PORTS+=("$((user + 1))" "$((user + 2))"); fi
     if [ "$name" = REDIS_SENTINEL ]; then DEFAULT_PORTS+=("$((user + 10000))"); fi
+    if [ "$name" = NATS_R3 ]; then DEFAULT_PORTS+=("$((user + 10000))" "$((user + 1000))"); fi
     for var in "${name}_PORT" "TEST_${name}_PORT"; do
       if [ "$var" = "${name}_PORT" ]; then printf -v "$var" '%s' "${!var:-$user}"; else printf -v "$var" '%s' "${!var:-$test}"; fi
       if [ -n "${!var}" ] && { ! [[ "${!var}" =~ ^[1-9][0-9]{0,4}$ ]] || [ "${!var}" -gt 65535 ]; }; then
@@ -98,6 +99,10 @@ server_ports() {
     redis-sentinel)
       echo "$REDIS_SENTINEL_PORT REDIS_SENTINEL_PORT redis-sentinel (the data nodes, on 127.0.0.21 and .22)"
       echo "$((REDIS_SENTINEL_PORT + 10000)) REDIS_SENTINEL_PORT redis-sentinel (the Sentinels, on 127.0.0.21-.23: REDIS_SENTINEL_PORT + 10000)" ;;
+    nats-r3)
+      echo "$NATS_R3_PORT NATS_R3_PORT nats-r3 (clients, on 127.0.0.41-.43)"
+      echo "$((NATS_R3_PORT + 10000)) NATS_R3_PORT nats-r3 (the routes between the nodes: NATS_R3_PORT + 10000)"
+      echo "$((NATS_R3_PORT + 1000)) NATS_R3_PORT nats-r3 (monitoring: NATS_R3_PORT + 1000)" ;;
     rabbitmq)
       echo "$RABBITMQ_PORT RABBITMQ_PORT rabbitmq (AMQP)"
       echo "$RABBITMQ_DIST_PORT RABBITMQ_DIST_PORT rabbitmq (its Erlang distribution port)" ;;
@@ -106,7 +111,7 @@ server_ports() {
 }
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats nats-r3)
 
 # The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
@@ -190,6 +195,7 @@ ports_taken() {
     echo "${!var}"
     if [ "$name" = REDIS_CLUSTER ]; then printf '%s\n' "$((${!var} + 1))" "$((${!var} + 2))" "$((${!var} + 10000))" "$((${!var} + 10001))" "$((${!var} + 10002))"; fi
     if [ "$name" = REDIS_SENTINEL ]; then echo "$((${!var} + 10000))"; fi
+    if [ "$name" = NATS_R3 ]; then printf '%s\n' "$((${!var} + 10000))" "$((${!var} + 1000))"; fi
   done
 }
 
@@ -202,7 +208,7 @@ service_settings() {
     "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
     "Redis__Sentinel=127.0.0.21:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.22:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.23:$((REDIS_SENTINEL_PORT + 10000)),serviceName=integration" \
     Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
-    "Nats__Url=nats://127.0.0.1:$NATS_PORT"
+    "Nats__Url=nats://127.0.0.1:$NATS_PORT" "Nats__R3Url=nats://127.0.0.41:$NATS_R3_PORT,nats://127.0.0.42:$NATS_R3_PORT,nats://127.0.0.43:$NATS_R3_PORT"
 }
 
 # Exports the settings; one the environment already gives keeps its value.

@@ -7,6 +7,7 @@ using IntegrationService.Storage.Tarantool;
 using IntegrationService.Tests.Tarantool;
 using Microsoft.Extensions.Options;
 using Npgsql;
+using System.Text.Json;
 
 namespace IntegrationService.Tests.Fixtures;
 
@@ -40,6 +41,12 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         Assert.Equal(PortTable.SentinelEndpoint(TestServers.RedisSentinelPort), redis.Sentinel);
         Assert.DoesNotContain(TestServers.RedisSentinelPort, TestServers.DefaultPorts);
         Assert.DoesNotContain(TestServers.RedisSentinelPort + 10000, TestServers.DefaultPorts);
+        // nats-r3's three nodes, on the test port of each node's own address (routes + 10000, monitoring + 1000).
+        Assert.Equal(PortTable.NatsR3Url(TestServers.NatsR3Port), Options<NatsOptions>().R3Url);
+        foreach (var port in new[] { TestServers.NatsR3Port, TestServers.NatsR3Port + 10000, TestServers.NatsR3Port + 1000 })
+        {
+            Assert.DoesNotContain(port, TestServers.DefaultPorts);
+        }
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
 
@@ -47,7 +54,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "NATS_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "NATS_PORT", "NATS_R3_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -101,6 +108,15 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         var nats = (await RepositoryRoot.ServicesAsync("pid", "nats")).Trim();
         var natsCommandLine = (await File.ReadAllTextAsync($"/proc/{nats}/cmdline")).Split('\0');
         Assert.Equal(Path.Combine(data, "nats"), natsCommandLine[Array.IndexOf(natsCommandLine, "-sd") + 1]);
+        // nats-r3's nodes report their store on their monitoring port.
+        using (var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) })
+        {
+            foreach (var (node, index) in PortTable.NatsR3Nodes.Select((node, i) => (node, i + 1)))
+            {
+                using var jsz = JsonDocument.Parse(await http.GetStringAsync($"http://{node}:{TestServers.NatsR3Port + 1000}/jsz"));
+                Assert.Equal(Path.Combine(data, "nats-r3", $"node{index}", "store", "jetstream"), jsz.RootElement.GetProperty("config").GetProperty("store_dir").GetString());
+            }
+        }
 
         var tarantool = Options<TarantoolOptions>();
         var workDir = await Processes.RunAsync("tarantool", "-e",

@@ -19,7 +19,7 @@ public static class TestServers
 
     /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
     public static IReadOnlyList<string> ServerRows { get; } =
-        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS"];
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS", "NATS_R3"];
 
     /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
     public static IReadOnlyList<int> DefaultPorts { get; } = Table.UserPorts().ToArray();
@@ -39,6 +39,9 @@ public static class TestServers
     public static int RabbitMqDistributionPort => Port("RABBITMQ_DIST");
 
     public static int NatsPort => Port("NATS");
+
+    /// <summary>nats-r3's client port on each of its nodes (routes on this port + 10000, monitoring on + 1000).</summary>
+    public static int NatsR3Port => Port("NATS_R3");
 
     /// <summary>The first of the Redis Cluster's three masters (the next two ports are the others').</summary>
     public static int RedisClusterPort => Port("REDIS_CLUSTER");
@@ -115,6 +118,7 @@ public static class TestServers
             "--RabbitMq:Host=127.0.0.1",
             $"--RabbitMq:Port={RabbitMqPort}",
             $"--Nats:Url=nats://127.0.0.1:{NatsPort}",
+            $"--Nats:R3Url={PortTable.NatsR3Url(NatsR3Port)}",
         ];
     }
 

@@ -109,3 +109,17 @@ public sealed class RedisSentinelQueueApiAfterFailover(FailedOverServiceFixture 
 {
     protected override string Queue => "redis-sentinel";
 }
+
+/// <summary>Through whichever node of nats-r3 the client reached, the stream's leader wherever it is.</summary>
+[Collection("NatsR3")]
+public sealed class NatsR3QueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "nats-r3";
+}
+
+/// <summary>The whole contract again on a service whose stream and consumer leaders moved to other nodes after it started.</summary>
+[Collection("NatsR3")]
+public sealed class NatsR3QueueApiAfterFailover(FailedOverNatsR3Fixture service) : QueueApiContract(service), IClassFixture<FailedOverNatsR3Fixture>
+{
+    protected override string Queue => "nats-r3";
+}

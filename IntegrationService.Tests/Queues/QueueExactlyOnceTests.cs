@@ -31,6 +31,7 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("rabbitmq")]
     [InlineData("nats-jetstream")]
     [InlineData("redis-sentinel")]
+    [InlineData("nats-r3")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

@@ -59,7 +59,7 @@ public sealed class TarantoolRegistrationTests
         services.AddRedis(configuration);
         services.AddBeanstalkd();
         services.AddRabbitMq();
-        services.AddNats();
+        services.AddNats(configuration);
         services.AddArchitectures(configuration);
         return services.BuildServiceProvider();
     }

@@ -36,6 +36,8 @@ public sealed class PortTableTests
         Assert.Equal(Table.User("TARANTOOL"), Options<TarantoolOptions>(host).Port);
         Assert.Equal(Table.User("RABBITMQ"), Options<RabbitMqOptions>(host).Port);
         Assert.Equal($"nats://127.0.0.1:{Table.User("NATS")}", Options<NatsOptions>(host).Url);
+        var r3 = Table.User("NATS_R3");
+        Assert.Equal($"nats://127.0.0.41:{r3},nats://127.0.0.42:{r3},nats://127.0.0.43:{r3}", Options<NatsOptions>(host).R3Url);
     }
 
     [Fact]
@@ -69,12 +71,15 @@ public sealed class PortTableTests
         Assert.All(TestServers.ServerRows, row => Assert.NotEqual(Table.User(row), Table.Test(row)));
         Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
         {
-            "Beanstalkd:Port", "Nats:Url", "Postgres:ConnectionString", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
+            "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
             "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
         });
         Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
         // The Sentinels' port (the data nodes' + 10000) is a user's port too.
         Assert.Contains(Table.User("REDIS_SENTINEL") + 10000, TestServers.DefaultPorts);
+        // And nats-r3's routes (+ 10000) and monitoring (+ 1000).
+        Assert.Contains(Table.User("NATS_R3") + 10000, TestServers.DefaultPorts);
+        Assert.Contains(Table.User("NATS_R3") + 1000, TestServers.DefaultPorts);
     }
 
     [Fact]

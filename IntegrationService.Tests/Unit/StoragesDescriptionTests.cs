@@ -38,6 +38,17 @@ public sealed class StoragesDescriptionTests
             "A read whose ack is lost (the service or the connection fails between fetch and ack) is delivered again after the consumer's ack wait (30 s). " +
             "One server, no replicas: while it is down the queue is unavailable (503).",
             ["Queue"], false),
+        new("nats-r3",
+            "NATS JetStream (nats-server 2.9) on three nodes, each on its own loopback address: stream 'INTEGRATION' with three replicas, file storage and " +
+            "work-queue retention, durable pull consumer 'integration', read and written as on nats-jetstream. The client is given every node, connects to one " +
+            "and moves to another when it fails; the stream's leader may be any node (NATS.Net's server list).",
+            "A PubAck comes once two of the three nodes have the message (JetStream's Raft): a crash, stall or partition of one node loses no acknowledged message; " +
+            "while the stream has no leader (a follower campaigns 4 to 9 s after it last heard the leader) writes are refused (503). " +
+            "Stream files fsynced every 2 minutes (nats-server 2.9's fixed interval; 2.10 added sync_interval): a host crash can lose the acknowledged messages of that long; " +
+            "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck). " +
+            "That holds for each node: if every node crashes at once, what none had fsynced can be lost. " +
+            "A read whose ack is lost is delivered again after the consumer's ack wait (30 s).",
+            ["Queue"], false),
         new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue", "KeyValue"], true),
         new("postgres-redis-cache",
             "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
@@ -161,7 +172,9 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("per-commit nothing nothing ", facts["rabbitmq"]);
         Assert.Equal("periodic window window 120000", facts["nats-jetstream"]);
         Assert.Equal("nats", servers["nats-jetstream"]);
-        Assert.Equal(9, storages.Count(s => s.Serves.Contains("Queue")));
+        Assert.Equal("periodic window window 120000", facts["nats-r3"]);
+        Assert.Equal("nats-r3", servers["nats-r3"]);
+        Assert.Equal(10, storages.Count(s => s.Serves.Contains("Queue")));
         Assert.All(storages.Where(s => s.Serves.Contains("Queue")), s => Assert.Equal(new QueueDeliveryPaths("at-most-once", "at-least-once"), s.Delivery));
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
@@ -181,8 +194,21 @@ public sealed class StoragesDescriptionTests
         Assert.Equal(["127.0.0.21", "127.0.0.22", "127.0.0.23"], replication.Nodes);
         Assert.Contains("about 5000 ms of silence", sentinel.Durability.Text);
         Assert.Equal("redis-sentinel", Assert.Single(sentinel.Servers));
+        var r3 = Assert.IsType<ReplicationDescription>(Single(storages, "nats-r3").Replication);
+        Assert.Equal((3, 3, "quorum", "nats-jetstream-raft", 4000, "nothing"),
+            (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
+        Assert.Equal(["127.0.0.41", "127.0.0.42", "127.0.0.43"], r3.Nodes);
         // One server, no failover: no replication stated.
-        Assert.All(storages.Where(s => s.Name != "redis-sentinel"), s => Assert.Null(s.Replication));
+        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3")), s => Assert.Null(s.Replication));
+    }
+
+    [Fact]
+    public async Task WithoutItsNodesConfiguredThereIsNoNatsR3()
+    {
+        var storages = await StoragesAsync(new() { ["Nats:R3Url"] = "" });
+
+        Assert.DoesNotContain(storages, s => s.Name == "nats-r3");
+        Assert.Contains(storages, s => s.Name == "nats-jetstream");
     }
 
     [Fact]

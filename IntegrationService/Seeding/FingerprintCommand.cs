@@ -83,7 +83,7 @@ public sealed class FingerprintCommand : Command
     /// <summary>Whether <paramref name="server"/> has a fingerprint reader (a test checks every registered one has).</summary>
     public static bool CanRead(IServiceProvider services, string server) =>
         server is PostgresServiceCollectionExtensions.BackendName or TarantoolHealthCheck.BackendName or BeanstalkdQueueStore.BackendName
-            or RabbitMqConnection.BackendName or NatsJetStreamQueue.BackendName
+            or RabbitMqConnection.BackendName or NatsJetStreamQueue.BackendName or NatsJetStreamQueue.R3BackendName
         || services.GetRequiredService<RedisConnections>().All.Any(c => c.Name == server);
 
     private static Task<ServerFingerprint> ReadAsync(IServiceProvider services, string server, IReadOnlySet<string> serves, CancellationToken cancellationToken) => server switch
@@ -96,6 +96,9 @@ public sealed class FingerprintCommand : Command
             QueueBrokerFingerprint.ReadAsync(server, rabbit.Host, rabbit.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         NatsJetStreamQueue.BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.Url) is var nats =>
             QueueBrokerFingerprint.ReadAsync(server, nats.Host, nats.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
+        // The cluster's first node stands for it: the depth is the stream's, whichever node answers.
+        NatsJetStreamQueue.R3BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.R3Url.Split(',')[0]) is var node =>
+            QueueBrokerFingerprint.ReadAsync(server, node.Host, node.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         _ when services.GetRequiredService<RedisConnections>().All.FirstOrDefault(c => c.Name == server) is { } redis => RedisFingerprint.ReadAsync(redis, serves, cancellationToken),
         _ => Task.FromResult(ServerFingerprint.Failed(server, "", "no fingerprint reader for this server")),
     };

@@ -21,7 +21,7 @@ public static class Architectures
     private const string Postgres = PostgresServiceCollectionExtensions.BackendName;
     private const string Tarantool = TarantoolHealthCheck.BackendName;
 
-    /// <summary>Every architecture; redis-sentinel only where Redis:Sentinel is set (the deployment has one).</summary>
+    /// <summary>Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is (the deployment has one).</summary>
     public static IServiceCollection AddArchitectures(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSingleton(PostgresAlone);
@@ -37,6 +37,7 @@ public static class Architectures
         services.AddSingleton(RedisPersistentKv);
         services.AddSingleton(RedisClusterKv);
         if (!string.IsNullOrEmpty(configuration["Redis:Sentinel"])) services.AddSingleton(RedisSentinel);
+        if (!string.IsNullOrEmpty(configuration["Nats:R3Url"])) services.AddSingleton(NatsR3QueueArchitecture);
         return services;
     }
 
@@ -243,6 +244,36 @@ public static class Architectures
             Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
         };
     }
+
+    /// <summary>
+    /// nats-r3: the same queue as nats-jetstream in a stream with three replicas on three nodes, acknowledged once a
+    /// majority has a message; the client follows the cluster with NATS.Net's own server list.
+    /// </summary>
+    private static StorageArchitecture NatsR3QueueArchitecture(IServiceProvider sp)
+    {
+        var nats = Bound<NatsOptions>(sp);
+        const string name = NatsJetStreamQueue.R3BackendName;
+        return new(name,
+            $"NATS JetStream (nats-server 2.9) on three nodes, each on its own loopback address: stream '{nats.Stream}' with three replicas, file storage and " +
+            $"work-queue retention, durable pull consumer '{nats.Consumer}', read and written as on nats-jetstream. The client is given every node, connects to one " +
+            "and moves to another when it fails; the stream's leader may be any node (NATS.Net's server list).",
+            $"A PubAck comes once two of the three nodes have the message (JetStream's Raft): a crash, stall or partition of one node loses no acknowledged message; " +
+            $"while the stream has no leader (a follower campaigns 4 to 9 s after it last heard the leader) writes are refused (503). {NatsSync(nats.SyncIntervalMs)} " +
+            "That holds for each node: if every node crashes at once, what none had fsynced can be lost. " +
+            $"A read whose ack is lost is delivered again after the consumer's ack wait ({nats.AckWaitSeconds} s).",
+            null, null, [name], [])
+        {
+            Queue = sp.GetRequiredKeyedService<NatsQueueStore>(name),
+            Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
+            Replication = new(3, 3, ReplicationMode.Quorum, "nats-jetstream-raft", NatsR3ElectionMs, Loss.Nothing,
+                [.. nats.R3Url.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(url => new Uri(url).Host)],
+                "Three nodes, each stream replica on its own node; a message is acknowledged once a majority (2) has it, and a new leader is elected " +
+                "among the nodes that have every acknowledged message (Raft). A failover of one node loses nothing acknowledged."),
+        };
+    }
+
+    /// <summary>How long a nats-server 2.9 follower waits for its leader before it campaigns, at the least (its Raft's election timeout, 4–9 s).</summary>
+    private const int NatsR3ElectionMs = 4000;
 
     // The servers' settings in words: what an acknowledged write survives under each (per the servers' manuals).
 

@@ -51,6 +51,7 @@ table_ports() {
       if ($1 == "REDIS_CLUSTER") for (k = 1; k <= 2; k++) print $i + k, $1 "+" k, column
       if ($1 == "REDIS_CLUSTER") for (k = 0; k <= 2; k++) print $i + 10000 + k, $1 "+" k " bus", column
       if ($1 == "REDIS_SENTINEL") print $i + 10000, $1 " Sentinels", column
+      if ($1 == "NATS_R3") { print $i + 10000, $1 " routes", column; print $i + 1000, $1 " monitoring", column }
     }
   }' "$TABLE"
 }

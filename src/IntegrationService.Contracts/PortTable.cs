@@ -30,12 +30,13 @@ public sealed class PortTable
     /// <summary>The tests' port of a row; throws when the row is missing or has none.</summary>
     public int Test(string name) => Row(name).Test ?? throw new InvalidOperationException($"{FilePath}: {name} has no tests' port");
 
-    /// <summary>Every user's port of the table, the Redis Cluster's other two masters and the Sentinels' port included.</summary>
+    /// <summary>Every user's port of the table, the Redis Cluster's other two masters, the Sentinels' port and nats-r3's route and monitoring ports included.</summary>
     public IEnumerable<int> UserPorts() => _rows.SelectMany(row =>
         row.Value.User is not { } port ? [] : row.Key switch
         {
             "REDIS_CLUSTER" => new[] { port, port + 1, port + 2 },
             "REDIS_SENTINEL" => [port, port + 10000],
+            "NATS_R3" => [port, port + 10000, port + 1000],
             _ => [port],
         });
 
@@ -51,6 +52,12 @@ public sealed class PortTable
     /// </summary>
     public static string SentinelEndpoint(int dataPort) =>
         string.Join(',', SentinelNodes.Select(address => $"{address}:{dataPort + 10000}")) + $",serviceName={SentinelService}";
+
+    /// <summary>The loopback addresses of nats-r3's three nodes (script/services: a nats-server on each).</summary>
+    public static IReadOnlyList<string> NatsR3Nodes { get; } = ["127.0.0.41", "127.0.0.42", "127.0.0.43"];
+
+    /// <summary>NATS.Net's URL for nats-r3 whose nodes take clients on <paramref name="port"/>: every node, comma-separated.</summary>
+    public static string NatsR3Url(int port) => string.Join(',', NatsR3Nodes.Select(address => $"nats://{address}:{port}"));
 
     private (int? User, int? Test) Row(string name) =>
         _rows.TryGetValue(name, out var row) ? row : throw new InvalidOperationException($"{FilePath} has no row {name}");

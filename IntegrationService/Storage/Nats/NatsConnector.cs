@@ -1,11 +1,12 @@
 namespace IntegrationService.Storage.Nats;
 
-/// <summary>Starts connecting to NATS when the service starts, so the first requests need not wait for it.</summary>
-internal sealed class NatsConnector(NatsJetStreamQueue queue) : IHostedService
+/// <summary>Starts connecting to NATS (and to nats-r3, where it is configured) when the service starts, so the first requests need not wait for it.</summary>
+internal sealed class NatsConnector(IServiceProvider services) : IHostedService
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        queue.StartConnecting();
+        services.GetRequiredService<NatsJetStreamQueue>().StartConnecting();
+        services.GetKeyedService<NatsJetStreamQueue>(NatsJetStreamQueue.R3BackendName)?.StartConnecting();
         return Task.CompletedTask;
     }
 

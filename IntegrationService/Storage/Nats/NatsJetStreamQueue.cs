@@ -5,7 +5,7 @@ using NATS.Client.JetStream.Models;
 namespace IntegrationService.Storage.Nats;
 
 /// <summary>
-/// One NATS connection and the queue's JetStream objects: a stream with file storage and
+/// One NATS connection (to one server, or to any node of a cluster) and the queue's JetStream objects: a stream with file storage and
 /// work-queue retention (a message is deleted once acknowledged) and a durable pull consumer with
 /// explicit acks. The connection is opened on first use and reconnects by itself, from the first
 /// attempt on; while it is not open, calls fail at once. The stream and the consumer are created
@@ -14,10 +14,15 @@ namespace IntegrationService.Storage.Nats;
 /// </summary>
 public sealed class NatsJetStreamQueue : IAsyncDisposable
 {
-    /// <summary>The server's name (health check, script/services).</summary>
+    /// <summary>The single server's name (health check, script/services).</summary>
     public const string BackendName = "nats";
 
+    /// <summary>The three-node cluster's name (health check, script/services).</summary>
+    public const string R3BackendName = "nats-r3";
+
     private readonly NatsOptions _options;
+    private readonly string _url;
+    private readonly int _replicas;
     private readonly NatsConnection _connection;
     private readonly NatsJSContext _js;
     private readonly SemaphoreSlim _ensuring = new(1, 1);
@@ -25,13 +30,25 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
     private long _firstConnectStartedMs;
     private INatsJSConsumer? _consumer;
 
-    public NatsJetStreamQueue(NatsOptions options)
+    /// <summary>The single server's queue (Nats:Url), its stream on one replica.</summary>
+    public NatsJetStreamQueue(NatsOptions options) : this(options, BackendName, options.Url, 1)
+    {
+    }
+
+    /// <param name="options">The queue's settings (stream, consumer, deadlines).</param>
+    /// <param name="name">The backend's name, in 503 answers and the health check.</param>
+    /// <param name="url">The server's URL, or the cluster's nodes' separated by commas.</param>
+    /// <param name="replicas">How many nodes hold the stream (it is created so).</param>
+    public NatsJetStreamQueue(NatsOptions options, string name, string url, int replicas)
     {
         _options = options;
+        _url = url;
+        _replicas = replicas;
+        Name = name;
         var timeout = TimeSpan.FromMilliseconds(options.TimeoutMs);
         _connection = new NatsConnection(new NatsOpts
         {
-            Url = options.Url,
+            Url = url,
             Name = "IntegrationService",
             ConnectTimeout = timeout,
             RequestTimeout = timeout,
@@ -49,6 +66,9 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
 
     /// <summary>Starts the first connection attempt without waiting for it (at the service's start, and on first use).</summary>
     public void StartConnecting() => _ = _firstConnect.Value;
+
+    /// <summary>The backend's name: <see cref="BackendName"/> or <see cref="R3BackendName"/>.</summary>
+    public string Name { get; }
 
     public string Subject => _options.Subject;
 
@@ -89,13 +109,13 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
 
     /// <summary>The broker's failure <paramref name="e"/> of a call under <paramref name="deadline"/>, as a 503.</summary>
     internal StorageUnavailableException Unavailable(Exception e, CancellationToken deadline) =>
-        new(BackendName, deadline.IsCancellationRequested || e is TimeoutException ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+        new(Name, deadline.IsCancellationRequested || e is TimeoutException ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
 
     private async Task<INatsJSConsumer> ConsumerAsync(CancellationToken cancellationToken)
     {
         if (_connection.ConnectionState != NatsConnectionState.Open)
         {
-            throw new StorageUnavailableException(BackendName, $"not connected to {_options.Url} ({_connection.ConnectionState})");
+            throw new StorageUnavailableException(Name, $"not connected to {_url} ({_connection.ConnectionState})");
         }
         if (_consumer is { } ready) return ready;
         await _ensuring.WaitAsync(cancellationToken);
@@ -109,6 +129,7 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
                 // A full stream refuses writes (503) rather than dropping messages.
                 Discard = StreamConfigDiscard.New,
                 MaxBytes = 1L << 30,
+                NumReplicas = _replicas,
             }, cancellationToken);
             return _consumer = await _js.CreateOrUpdateConsumerAsync(_options.Stream, new ConsumerConfig(_options.Consumer)
             {

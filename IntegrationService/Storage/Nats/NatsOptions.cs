@@ -9,6 +9,13 @@ public sealed class NatsOptions
     [Required(ErrorMessage = "Nats:Url is not set: Nats__Url in the environment or --Nats:Url=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
     public string Url { get; set; } = "";
 
+    /// <summary>
+    /// nats-r3's nodes, in NATS.Net's syntax (<c>nats://host:port,nats://host:port,nats://host:port</c>): the
+    /// client connects to one, learns the others from it and moves to another when its node fails. The
+    /// stream there has three replicas. Empty: the deployment has no nats-r3 (the architecture is not offered).
+    /// </summary>
+    public string R3Url { get; set; } = "";
+
     /// <summary>The JetStream stream holding the queue (created by the service if it is missing).</summary>
     [Required]
     public string Stream { get; set; } = "INTEGRATION";
