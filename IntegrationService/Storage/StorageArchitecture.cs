@@ -29,8 +29,17 @@ public sealed record StorageArchitecture(
     /// <summary>The stated durability as data (<see cref="Durability"/> says the same in words).</summary>
     public DurabilityFacts Facts { get; init; } = DurabilityFacts.Synchronous;
 
-    /// <summary>For a queue: what each of its read paths promises (the same on every queue: the store interface holds each to it).</summary>
-    public QueueDeliveryPaths? Delivery => Queue is null ? null : QueueDeliveryPaths.OfEveryQueue;
+    /// <summary>
+    /// For a queue: what each of its read paths promises. Every queue's by default (the store interface holds each to
+    /// it); a replicated queue whose failover can undo a confirmed removal states less (nats-r3).
+    /// </summary>
+    public QueueDeliveryPaths? Delivery
+    {
+        get => Queue is null ? null : _delivery ?? QueueDeliveryPaths.OfEveryQueue;
+        init => _delivery = value;
+    }
+
+    private readonly QueueDeliveryPaths? _delivery;
 
     /// <summary>Other names the queue routes accept (the original study's spellings).</summary>
     public IReadOnlyList<string> Aliases { get; init; } = [];

@@ -1,3 +1,4 @@
+using IntegrationService.Storage;
 using Crash.Check;
 using Crash.Matrix;
 
@@ -141,6 +142,24 @@ public sealed class DurabilityCheckTests
         Assert.True(Judge("beanstalkd", "service-kill", Queue(lost: 0, duplicated: 5, path: ReadPath.AtLeastOnce)).Ok);
         Assert.Contains("5 messages delivered more than once (at-most-once, processCrash: nothing)", Judge("beanstalkd", "service-kill", Queue(lost: 0, duplicated: 5)).Problems);
         Assert.Contains("5 messages delivered more than once (at-most-once, processCrash: nothing)", Judge("redis-aof", "service-kill", Queue(lost: 0, duplicated: 5)).Problems);
+    }
+
+    [Fact]
+    public void AQuorumQueueWhoseReadsAreAtLeastOnceMayRedeliverOnAFailoverButNotLose()
+    {
+        // nats-r3 as the catalogue states it: a failover loses nothing, and both read paths are at-least-once.
+        var entry = CatalogueFixture.Entry("redis-sentinel");
+        var quorum = entry with
+        {
+            Replication = entry.Replication! with { Mode = "quorum", FailoverLoss = "nothing" },
+            Delivery = new(QueueDelivery.AtLeastOnce, QueueDelivery.AtLeastOnce),
+        };
+        Assert.True(DurabilityCheck.Judge(Queue(lost: 0, duplicated: 62), Faults.Find("primary-partition")!, quorum).Ok);
+        Assert.False(DurabilityCheck.Judge(Queue(lost: 1, duplicated: 62), Faults.Find("primary-partition")!, quorum).Ok);
+        // Stated at-most-once, the same redelivery fails the row.
+        var atMostOnce = quorum with { Delivery = QueueDeliveryPaths.OfEveryQueue };
+        Assert.Contains("62 messages delivered more than once (at-most-once, failoverLoss: nothing)",
+            DurabilityCheck.Judge(Queue(lost: 0, duplicated: 62), Faults.Find("primary-partition")!, atMostOnce).Problems);
     }
 
     [Fact]

@@ -48,13 +48,14 @@ public sealed class MatrixSummaryTests
     public void FailoverRowsAreSummedUpAsADistributionOverTheirRuns()
     {
         var allowed = new RowCheck("failoverLoss", "unreplicated", null, true, []);
-        RunResult Run(double? unavailable, long lost) =>
-            new CrashResult { Storage = "redis-sentinel", Kind = "kv", Fault = "primary-stop", Acked = 100, Lost = lost, UnavailableS = unavailable, Check = allowed };
-        var table = MatrixSummary.Markdown([Run(5.1, 590), Run(3.0, 0), Run(4.2, 12), Run(null, 0),
+        RunResult Run(double? unavailable, long lost, double? idle = null) =>
+            new CrashResult { Storage = "redis-sentinel", Kind = "kv", Fault = "primary-stop", Acked = 100, Lost = lost, UnavailableS = unavailable, Check = allowed, IdleCoresDuringFault = idle };
+        var table = MatrixSummary.Markdown([Run(5.1, 590, 0.3), Run(3.0, 0, 1.1), Run(4.2, 12, 0.62), Run(null, 0),
             new CrashResult { Storage = "redis-sentinel", Kind = "kv", Fault = "db-kill", Acked = 100, Check = Ok }], CatalogueFixture.Load());
 
-        // The three runs that came back: median 4.2 s, max 5.1 s; one never did; 602 lost in 2 of 4 runs; db-kill is no failover.
-        Assert.Contains("| redis-sentinel | kv | primary-stop | 4 | 4.2 s | 5.1 s | 1 | 602 (2 of 4) | 0 | 0 | — | — | 0 | failoverLoss: unreplicated | ok |", table);
+        // The three runs that came back: median 4.2 s, max 5.1 s; one never did; 602 lost in 2 of 4 runs; idle cores 0.3, 0.62, 1.1
+        // (one run without the reading); db-kill is no failover.
+        Assert.Contains("| redis-sentinel | kv | primary-stop | 4 | 4.2 s | 5.1 s | 1 | 602 (2 of 4) | 0 | 0 | — | — | 0 | 0.62 | failoverLoss: unreplicated | ok |", table);
         Assert.DoesNotContain("| redis-sentinel | kv | db-kill | 1 |", table);
         Assert.Contains("Failover: asynchronous replication, redis-sentinel, loses unreplicated.", table);
         Assert.Equal("redis-sentinel-kv-primary-kill-2.svg", MatrixSummary.ChartFile("redis-sentinel kv primary-kill #2"));

@@ -54,6 +54,7 @@ internal static class CrashResultBuilder
             FaultExitCode = run.Fault?.ExitCode,
             FaultStartedS = Round(run.Fault?.StartedS),
             FaultEndedS = Round(run.Fault?.EndedS),
+            IdleCoresDuringFault = run.Fault?.IdleCores,
             FaultStderrTail = run.Fault?.StderrTail ?? "",
             FaultError = run.Fault?.Error,
             Planned = options.PlannedWrites,

@@ -1,13 +1,15 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using Crash.Control;
+using Harness.Processes;
 using Tank.Commands;
 
 namespace Crash;
 
 /// <summary>How the fault command went; times in seconds since the run started.</summary>
 /// <param name="ExitCode">Null if it could not start or had not ended when the read-back began.</param>
-public sealed record FaultResult(int? ExitCode, double StartedS, double? EndedS, string StderrTail, string? Error = null);
+/// <param name="IdleCores">Cores idle on average from the fault's start to its end (all of the machine's, /proc/stat), or null where not read.</param>
+public sealed record FaultResult(int? ExitCode, double StartedS, double? EndedS, string StderrTail, string? Error = null, double? IdleCores = null);
 
 /// <summary>
 /// Runs the fault at its time, beside the writers: a matrix's fault in crash itself
@@ -38,6 +40,7 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
         if (wait > 0) Thread.Sleep(TimeSpan.FromSeconds(wait));
         var started = clock.Now;
         Volatile.Write(ref _startedS, started);
+        var idleBefore = HostStat.IdleTicks();
         Console.Error.WriteLine($"crash: {started,5:F1} s: fault: {command}");
         var stderrFile = Path.GetTempFileName();
         try
@@ -47,7 +50,7 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
             var tail = Tail(stderrFile);
             foreach (var line in tail) Console.Error.WriteLine($"crash: fault: {line}");
             Console.Error.WriteLine($"crash: {ended,5:F1} s: fault command exited with {exitCode}");
-            return new FaultResult(exitCode, started, ended, string.Join("\n", tail));
+            return new FaultResult(exitCode, started, ended, string.Join("\n", tail), IdleCores: IdleCores(idleBefore, HostStat.IdleTicks(), ended - started));
         }
         catch (Exception e) when (e is Win32Exception or InvalidOperationException or IOException or FormatException)
         {
@@ -59,6 +62,13 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
             File.Delete(stderrFile);
         }
     }
+
+    /// <summary>
+    /// Cores idle on average over <paramref name="seconds"/> between two readings of the machine's idle ticks: what a
+    /// fault left free for the failover's processes (three nodes on two cores stretch an election under starvation).
+    /// </summary>
+    internal static double? IdleCores(long? before, long? after, double seconds) =>
+        before is { } b && after is { } a && seconds > 0 ? Math.Round(Math.Max(0, a - b) / HostStat.TicksPerSecond / seconds, 2) : null;
 
     private static int RunCommand(string command, FaultLog log)
     {

@@ -57,6 +57,8 @@ public abstract record RunResult
     public int? FaultExitCode { get; init; }
     public double? FaultStartedS { get; init; }
     public double? FaultEndedS { get; init; }
+    /// <summary>Cores idle on average while the fault lasted (the machine's, /proc/stat): how starved the failover was.</summary>
+    public double? IdleCoresDuringFault { get; init; }
     public string FaultStderrTail { get; init; } = "";
     public string? FaultError { get; init; }
     public long Planned { get; init; }

@@ -59,6 +59,11 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
             ReconnectWaitMax = TimeSpan.FromSeconds(2),
             // While disconnected a publish fails after CommandTimeout instead of waiting for the reconnect.
             PublishTimeoutOnDisconnected = true,
+            // A server that stops answering (stopped, hung) is given up after two unanswered pings, one per
+            // deadline, and the client reconnects, to another node of a cluster: the default (2 minutes) kept
+            // nats-r3's client on a frozen node for the whole stop, though another node led the stream within seconds.
+            PingInterval = timeout,
+            MaxPingOut = 2,
         });
         _js = new NatsJSContext(_connection);
         _firstConnect = new(ConnectAsync);

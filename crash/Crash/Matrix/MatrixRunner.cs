@@ -4,6 +4,7 @@ using Crash.Commands;
 using Crash.Control;
 using Crash.Rates;
 using Harness.CommandLine;
+using Harness.Processes;
 using Tank.Runner;
 
 
@@ -46,6 +47,38 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
         }
     }
 
+    /// <summary>
+    /// What the runs left behind that the next user of these servers would trip over: a partition still in place
+    /// (a rule that would cut the nodes off), and after failover rows, a node of a replicated server that is not
+    /// running or is still stopped (SIGSTOP). Empty when the matrix leaves the servers as whole as it found them.
+    /// </summary>
+    internal static IReadOnlyList<string> LeftBehind(ServerControl servers, IReadOnlyList<MatrixRow> rows)
+    {
+        var problems = new List<string>();
+        if (rows.Any(r => r.Fault.Name.StartsWith("primary-partition", StringComparison.Ordinal)) && servers.Partitions() is { Count: > 0 } left)
+        {
+            problems.Add($"partitions left in place after the runs: {string.Join(", ", left)} (script/services heal NAME removes them)");
+        }
+        foreach (var server in rows.Where(r => r.Fault.Promise == Promise.Failover).SelectMany(r => r.Fault.Targets(r.Storage)).Distinct().Order(StringComparer.Ordinal))
+        {
+            IReadOnlyList<int> pids;
+            try
+            {
+                pids = servers.Pids(server);
+            }
+            catch (InvalidOperationException e)
+            {
+                problems.Add($"{server}: a node is not running after the runs (script/services pid {server}: {e.Message.ReplaceLineEndings(" ")})");
+                continue;
+            }
+            if (pids.Where(pid => Signals.State(pid) == 'T').ToList() is { Count: > 0 } stopped)
+            {
+                problems.Add($"{server}: still stopped (SIGSTOP) after the runs: pid {string.Join(", ", stopped)}");
+            }
+        }
+        return problems;
+    }
+
     private async Task<int> RunRowsAsync(IReadOnlyList<MatrixRow> rows)
     {
         var results = new List<RunResult>();
@@ -76,10 +109,9 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             Console.WriteLine(result.Summary());
         }
         _service.Stop();
-        // A run leaves no partition behind: a rule left in place would cut the next user of these servers off.
-        if (rows.Any(r => r.Fault.Name.StartsWith("primary-partition", StringComparison.Ordinal)) && _servers.Partitions() is { Count: > 0 } left)
+        foreach (var problem in LeftBehind(_servers, rows))
         {
-            Console.Error.WriteLine($"crash: partitions left in place after the runs: {string.Join(", ", left)} (script/services heal NAME removes them)");
+            Console.Error.WriteLine($"crash: {problem}");
             status = 1;
         }
         if (results.Count == 0)

@@ -97,22 +97,24 @@ public static class MatrixSummary
         var text = new StringBuilder();
         text.AppendLine();
         text.AppendLine("Failovers, over each row's runs: writes failing from the first failed write to the first acknowledged one after the last failure; " +
-                        "p99 back under the SLO after the fault's end (timelines below):");
+                        "p99 back under the SLO after the fault's end (timelines below); the machine's cores left idle while the fault lasted (median):");
         text.AppendLine();
-        text.AppendLine("| architecture | write | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back, median | max | not within the run | promised | check |");
-        text.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+        text.AppendLine("| architecture | write | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back, median | max | not within the run | idle cores, median | promised | check |");
+        text.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var g in groups)
         {
             var runs = g.ToList();
             var unavailable = runs.Where(r => r.UnavailableS is not null).Select(r => r.UnavailableS!.Value).ToList();
             var back = runs.Where(r => r.Timeline?.P99BackS is not null).Select(r => r.Timeline!.P99BackS!.Value).ToList();
             var failed = runs.Count(r => r.Check is { Ok: false });
+            var idle = runs.Where(r => r.IdleCoresDuringFault is not null).Select(r => r.IdleCoresDuringFault!.Value).ToList();
             string[] cells =
             [
                 g.Key.Storage, g.Key.Kind, g.Key.Fault, N(runs.Count),
                 SecondsOrDash(Median(unavailable)), SecondsOrDash(unavailable.Count > 0 ? unavailable.Max() : null), N(runs.Count - unavailable.Count),
                 $"{N(runs.Sum(r => r.Lost))} ({N(runs.Count(r => r.Lost > 0))} of {N(runs.Count)})", N(runs.Sum(r => r.Stale)), N(runs.Sum(r => r.Duplicated)),
                 SecondsOrDash(Median(back)), SecondsOrDash(back.Count > 0 ? back.Max() : null), N(runs.Count(r => r.Timeline is not null && r.Timeline.P99BackS is null)),
+                Median(idle) is { } cores ? string.Create(CultureInfo.InvariantCulture, $"{cores:0.##}") : "—",
                 runs[0].Check is { } c ? $"{c.Promise}: {c.Promised}" : "",
                 failed == 0 ? "ok" : $"**{N(failed)} of {N(runs.Count)} failed**",
             ];

@@ -81,6 +81,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             FaultExitCode = faultResult.ExitCode,
             FaultStartedS = CrashResultBuilder.Round(faultResult.StartedS),
             FaultEndedS = CrashResultBuilder.Round(faultResult.EndedS),
+            IdleCoresDuringFault = faultResult.IdleCores,
             FaultStderrTail = faultResult.StderrTail,
             FaultError = faultResult.Error,
             Planned = options.PlannedWrites,

@@ -192,10 +192,10 @@ public sealed class ResultsPageTests
     }
 
     // One run of a failover row as crash writes it: labelled "… #k", with unavailable_s and a timeline.
-    private static string FailoverRun(string fault, int k, string unavailableS, int lost, string p99BackS, bool ok = true, int stale = 0) =>
+    private static string FailoverRun(string fault, int k, string unavailableS, int lost, string p99BackS, bool ok = true, int stale = 0, string idle = "null") =>
         $$"""
         {"storage":"redis-sentinel","kind":"kv","fault":"{{fault}}","label":"redis-sentinel kv {{fault}} #{{k}}","started_at":"2026-12-01T10:0{{k}}:00Z",
-         "acked":4000,"lost":{{lost}},"stale":{{stale}},"duplicated":0,"in_doubt":0,"unavailable_s":{{unavailableS}},
+         "acked":4000,"lost":{{lost}},"stale":{{stale}},"duplicated":0,"in_doubt":0,"unavailable_s":{{unavailableS}},"idle_cores_during_fault":{{idle}},
          "timeline":{"slo_ms":10,"fault_started_s":6,"fault_ended_s":6.1,"p99_back_s":{{p99BackS}},"shed_503":40,"seconds":[]},
          "check":{"promise":"failoverLoss","promised":"unreplicated","ok":{{(ok ? "true" : "false")}},"problems":{{(ok ? "[]" : "[\"lost beyond the promise\"]")}} }
         }
@@ -203,8 +203,8 @@ public sealed class ResultsPageTests
 
     // Five primary-kill runs losing nothing, five primary-stop runs losing some (one never back, one failing its check), and a single-server db-kill.
     private static readonly string FailoverSummary = "[" + string.Join(",",
-        FailoverRun("primary-kill", 1, "2.1", 0, "1.2"), FailoverRun("primary-kill", 2, "3.4", 0, "2.5"), FailoverRun("primary-kill", 3, "2.8", 0, "null"),
-        FailoverRun("primary-kill", 4, "5", 0, "1.8"), FailoverRun("primary-kill", 5, "3", 0, "3.1"),
+        FailoverRun("primary-kill", 1, "2.1", 0, "1.2", idle: "0.2"), FailoverRun("primary-kill", 2, "3.4", 0, "2.5", idle: "0.9"),
+        FailoverRun("primary-kill", 3, "2.8", 0, "null", idle: "0.45"), FailoverRun("primary-kill", 4, "5", 0, "1.8", idle: "1.3"), FailoverRun("primary-kill", 5, "3", 0, "3.1", idle: "0.5"),
         FailoverRun("primary-stop", 1, "6.5", 0, "4"), FailoverRun("primary-stop", 2, "null", 12, "null", ok: false, stale: 1),
         FailoverRun("primary-stop", 3, "7.5", 0, "5"), FailoverRun("primary-stop", 4, "5.5", 7, "6"), FailoverRun("primary-stop", 5, "8", 3, "9"),
         """
@@ -221,9 +221,10 @@ public sealed class ResultsPageTests
         Assert.Contains("distribution over 5 runs", failover);
         Assert.Contains("`script/crashtest --storage redis-sentinel --fault primary-kill,primary-stop,primary-partition`", failover);
         // Writes failing 2.1, 2.8, 3, 3.4, 5 s; p99 back 1.2, 1.8, 2.5, 3.1 s and one not within the run.
-        Assert.Contains("| redis-sentinel | kv | primary-kill | 5 | 3 s | 5 s | 0 | 0 (0 of 5) | 0 | 0 | 2.15 s | 3.1 s | 1 | failoverLoss: unreplicated | ok |", failover);
+        // Idle cores 0.2, 0.45, 0.5, 0.9, 1.3.
+        Assert.Contains("| redis-sentinel | kv | primary-kill | 5 | 3 s | 5 s | 0 | 0 (0 of 5) | 0 | 0 | 2.15 s | 3.1 s | 1 | 0.5 | failoverLoss: unreplicated | ok |", failover);
         // Writes failing 5.5, 6.5, 7.5, 8 s and one never back; 22 lost in three runs; p99 back 4, 5, 6, 9 s and one not.
-        Assert.Contains("| redis-sentinel | kv | primary-stop | 5 | 7 s | 8 s | 1 | 22 (3 of 5) | 1 | 0 | 5.5 s | 9 s | 1 | failoverLoss: unreplicated | **1 of 5 failed** |", failover);
+        Assert.Contains("| redis-sentinel | kv | primary-stop | 5 | 7 s | 8 s | 1 | 22 (3 of 5) | 1 | 0 | 5.5 s | 9 s | 1 | — | failoverLoss: unreplicated | **1 of 5 failed** |", failover);
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Harness.Processes;
 using Tank.Cpu;
 
 namespace Lab.Bench;
@@ -15,10 +16,9 @@ public static class HostCpu
     {
         try
         {
-            var line = File.ReadLines(Path.Combine(procRoot, "stat")).First(l => l.StartsWith("cpu ", StringComparison.Ordinal));
-            return Busy(line);
+            return HostStat.CpuLine(procRoot) is { } line ? Busy(line) : null;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidOperationException or FormatException) { return null; }
+        catch (FormatException) { return null; }
     }
 
     /// <summary>
@@ -28,8 +28,7 @@ public static class HostCpu
     /// </summary>
     public static long Busy(string cpuLine)
     {
-        var fields = cpuLine.Split(' ', StringSplitOptions.RemoveEmptyEntries).Skip(1).Select(f => long.Parse(f, CultureInfo.InvariantCulture)).ToArray();
-        if (fields.Length < 4) throw new FormatException($"not a /proc/stat cpu line: '{cpuLine}'");
+        var fields = HostStat.Fields(cpuLine);
         return fields[0] + fields[1] + fields[2] + (fields.Length > 7 ? fields[7] : 0);
     }
 

@@ -139,10 +139,11 @@ public static class ResultsPage
                       "writes failing, from the first failed write to the first acknowledged one after the last failure (median and max; \"never back\": " +
                       "runs whose writes did not come back); acknowledged writes lost in all the runs (in how many runs); stale and duplicated in all the runs; " +
                       "p99 back under the SLO after the fault's end (median and max of the runs with a timeline; \"not back\": not within the run); " +
-                      "the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
+                      "idle cores: the machine's cores left idle while the fault lasted (median; the nodes of a topology share the host's cores, and a starved " +
+                      "election takes longer); the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
                       $"Reproduce with `script/crashtest --storage {storages} --fault primary-kill,primary-stop,primary-partition`.").AppendLine();
-        md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | promised | check |");
-        md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+        md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | idle cores during the fault, median | promised | check |");
+        md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var g in groups)
         {
             var runs = g.ToList();
@@ -152,9 +153,11 @@ public static class ResultsPage
             var checks = runs.Select(r => r.TryGetProperty("check", out var c) && c.ValueKind == JsonValueKind.Object ? c : (JsonElement?)null).OfType<JsonElement>().ToList();
             var failed = checks.Count(c => !c.TryGetProperty("ok", out var ok) || ok.ValueKind != JsonValueKind.True);
             var lost = runs.Select(r => Number(r, "lost") ?? 0).ToList();
+            var idle = runs.Select(r => Number(r, "idle_cores_during_fault")).OfType<double>().ToList();
             md.AppendLine($"| {g.Key.Storage} | {g.Key.Kind} | {g.Key.Fault} | {runs.Count} | {MedianSeconds(unavailable)} | {MaxSeconds(unavailable)} | {runs.Count - unavailable.Count} | " +
                           $"{N(lost.Sum())} ({lost.Count(l => l > 0)} of {runs.Count}) | {Total(runs, "stale")} | {Total(runs, "duplicated")} | " +
                           $"{MedianSeconds(back)} | {MaxSeconds(back)} | {timelines.Count - back.Count} | " +
+                          $"{(idle.Count == 0 ? "—" : string.Create(CultureInfo.InvariantCulture, $"{CapacityFile.MedianOf(idle):0.##}"))} | " +
                           $"{(checks.Count > 0 ? $"{Text(checks[0], "promise")}: {Text(checks[0], "promised")}" : "—")} | " +
                           $"{(checks.Count == 0 ? "—" : failed == 0 ? "ok" : $"**{failed} of {runs.Count} failed**")} |");
         }

@@ -1,0 +1,80 @@
+using System.Diagnostics;
+using Crash.Control;
+using Crash.Matrix;
+using Harness.Processes;
+
+namespace Crash.Tests;
+
+/// <summary>
+/// The matrix's check at its end that the failover rows left nothing behind (a partition rule, a node dead or still
+/// stopped), through a stand-in for script/services whose answers each test sets.
+/// </summary>
+public sealed class MatrixLeftBehindTests : IDisposable
+{
+    private readonly string _dir = Directory.CreateTempSubdirectory("crash-left-behind-").FullName;
+    private readonly Process _node = Process.Start("sleep", "60");
+
+    public void Dispose()
+    {
+        if (!_node.HasExited)
+        {
+            Signals.Send(_node.Id, Signals.Cont);
+            _node.Kill();
+        }
+        _node.Dispose();
+        Directory.Delete(_dir, recursive: true);
+    }
+
+    private static IReadOnlyList<MatrixRow> Rows(params string[] faults) =>
+        MatrixPlan.Build(CatalogueFixture.Load(), ["redis-sentinel"], ["kv"], faults);
+
+    /// <summary>script/services answering <c>partitions</c> with <paramref name="partitions"/> and <c>pid</c> with the stand-in node (or failing).</summary>
+    private ServerControl Services(string partitions = "", bool pidFails = false)
+    {
+        var script = Path.Combine(_dir, "services");
+        File.WriteAllText(script, $"""
+            #!/bin/sh
+            case "$1" in
+              partitions) printf '%s' "{partitions}" ;;
+              pid) {(pidFails ? "echo 'error: redis-sentinel is not running' >&2; exit 1" : $"echo {_node.Id}")} ;;
+              *) exit 2 ;;
+            esac
+            """);
+        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(script, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        return new ServerControl(script);
+    }
+
+    [Fact]
+    public void WholeServersLeaveNothingBehind() =>
+        Assert.Empty(MatrixRunner.LeftBehind(Services(), Rows("primary-partition", "primary-kill")));
+
+    [Fact]
+    public void APartitionLeftInPlaceFailsTheMatrix()
+    {
+        var problem = Assert.Single(MatrixRunner.LeftBehind(Services(partitions: "integration_partition_16395\n"), Rows("primary-partition")));
+        Assert.Contains("partitions left in place after the runs: integration_partition_16395", problem);
+    }
+
+    [Fact]
+    public void ANodeNotRunningAfterTheRunsFailsTheMatrix()
+    {
+        var problem = Assert.Single(MatrixRunner.LeftBehind(Services(pidFails: true), Rows("primary-kill")));
+        Assert.Contains("redis-sentinel: a node is not running after the runs", problem);
+    }
+
+    [Fact]
+    public async Task ANodeStillStoppedFailsTheMatrix()
+    {
+        Signals.Send(_node.Id, Signals.Stop);
+        var deadline = DateTime.UtcNow.AddSeconds(5);
+        while (Signals.State(_node.Id) != 'T' && DateTime.UtcNow < deadline) await Task.Delay(20);
+
+        var problem = Assert.Single(MatrixRunner.LeftBehind(Services(), Rows("primary-stop")));
+        Assert.Equal($"redis-sentinel: still stopped (SIGSTOP) after the runs: pid {_node.Id}", problem);
+    }
+
+    [Fact]
+    public void RowsWithoutFailoverAskNothing() =>
+        // The stand-in would name a partition and fail pid: neither is asked when no row is a failover.
+        Assert.Empty(MatrixRunner.LeftBehind(Services(partitions: "integration_partition_1", pidFails: true), Rows("db-kill")));
+}
