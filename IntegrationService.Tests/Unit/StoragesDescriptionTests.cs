@@ -48,7 +48,7 @@ public sealed class StoragesDescriptionTests
             "a crash of nats-server alone can lose the last few milliseconds of them (written to the file shortly after the PubAck). " +
             "That holds for each node: if every node crashes at once, what none had fsynced can be lost. " +
             "A read whose ack is lost is delivered again after the consumer's ack wait (30 s). " +
-            "GET /read is at-least-once here, not at-most-once: it hands a message out once the consumer's leader has confirmed its ack, " +
+            "GET /read is at-most-once only until a failover: it hands a message out once the consumer's leader has confirmed its ack, " +
             "but a leader cut off from the other nodes confirms acks its Raft group never commits, and the leader elected in its place " +
             "delivers those messages again.",
             ["Queue"], false),
@@ -179,8 +179,8 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("nats-r3", servers["nats-r3"]);
         Assert.Equal(10, storages.Count(s => s.Serves.Contains("Queue")));
         Assert.All(storages.Where(s => s.Serves.Contains("Queue") && s.Name != "nats-r3"), s => Assert.Equal(new QueueDeliveryPaths("at-most-once", "at-least-once"), s.Delivery));
-        // A failover of nats-r3's consumer leader can undo a confirmed ack: both of its read paths are at-least-once.
-        Assert.Equal(new QueueDeliveryPaths("at-least-once", "at-least-once"), Single(storages, "nats-r3").Delivery);
+        // A failover of nats-r3's consumer leader can undo a confirmed ack: GET /read is at-most-once only until a failover.
+        Assert.Equal(new QueueDeliveryPaths("at-most-once-until-failover", "at-least-once"), Single(storages, "nats-r3").Delivery);
         Assert.All(storages.Where(s => !s.Serves.Contains("Queue")), s => Assert.Null(s.Delivery));
         Assert.Equal(["postgres", "redis-persistent", "tarantool-memtx", "tarantool-vinyl"], storages.Where(s => s.Shardable).Select(s => s.Name));
         Assert.Equal("postgres", Assert.Single(storages, s => s.IsKvDefault).Name);

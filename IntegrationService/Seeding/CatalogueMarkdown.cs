@@ -57,7 +57,9 @@ public static partial class CatalogueMarkdown
             .AppendLine("- *GET /read*, *leased read*: what each queue read path promises end to end when the reader, the service or the server fails mid-read: " +
                         "at-most-once (the message is removed before the answer is sent, so a read whose answer is lost loses it; none is handed out twice) " +
                         "or at-least-once (`POST /read/{queue}?lease=30s` holds the message until `POST /ack/{queue}/{receipt}`; one not acknowledged within its lease " +
-                        "is delivered again, so a reader that fails after it got the message may see it twice).")
+                        "is delivered again, so a reader that fails after it got the message may see it twice), " +
+                        "or at-most-once-until-failover (at-most-once, but a removal the old primary confirmed may be unknown to the one a failover elects, " +
+                        "which hands the message out again).")
             .AppendLine("- *shardable*: it can be each node's own store in the sharded key-value topology.")
             .AppendLine("- *default for*: the setting that picks it for a request naming no architecture.")
             .AppendLine();

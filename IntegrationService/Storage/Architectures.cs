@@ -261,13 +261,13 @@ public static class Architectures
             $"while the stream has no leader (a follower campaigns 4 to 9 s after it last heard the leader) writes are refused (503). {NatsSync(nats.SyncIntervalMs)} " +
             "That holds for each node: if every node crashes at once, what none had fsynced can be lost. " +
             $"A read whose ack is lost is delivered again after the consumer's ack wait ({nats.AckWaitSeconds} s). " +
-            "GET /read is at-least-once here, not at-most-once: it hands a message out once the consumer's leader has confirmed its ack, " +
+            "GET /read is at-most-once only until a failover: it hands a message out once the consumer's leader has confirmed its ack, " +
             "but a leader cut off from the other nodes confirms acks its Raft group never commits, and the leader elected in its place " +
             "delivers those messages again.",
             null, null, [name], [])
         {
             Queue = sp.GetRequiredKeyedService<NatsQueueStore>(name),
-            Delivery = new(QueueDelivery.AtLeastOnce, QueueDelivery.AtLeastOnce),
+            Delivery = new(QueueDelivery.AtMostOnceUntilFailover, QueueDelivery.AtLeastOnce),
             Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
             Replication = new(3, 3, ReplicationMode.Quorum, "nats-jetstream-raft", NatsR3ElectionMs, Loss.Nothing,
                 [.. nats.R3Url.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(url => new Uri(url).Host)],

@@ -145,17 +145,20 @@ public sealed class DurabilityCheckTests
     }
 
     [Fact]
-    public void AQuorumQueueWhoseReadsAreAtLeastOnceMayRedeliverOnAFailoverButNotLose()
+    public void AQuorumQueueAtMostOnceUntilFailoverMayRedeliverOnAFailoverOnly()
     {
-        // nats-r3 as the catalogue states it: a failover loses nothing, and both read paths are at-least-once.
+        // nats-r3 as the catalogue states it: a failover loses nothing, and GET /read is at-most-once until a failover.
         var entry = CatalogueFixture.Entry("redis-sentinel");
         var quorum = entry with
         {
             Replication = entry.Replication! with { Mode = "quorum", FailoverLoss = "nothing" },
-            Delivery = new(QueueDelivery.AtLeastOnce, QueueDelivery.AtLeastOnce),
+            Delivery = new(QueueDelivery.AtMostOnceUntilFailover, QueueDelivery.AtLeastOnce),
         };
         Assert.True(DurabilityCheck.Judge(Queue(lost: 0, duplicated: 62), Faults.Find("primary-partition")!, quorum).Ok);
         Assert.False(DurabilityCheck.Judge(Queue(lost: 1, duplicated: 62), Faults.Find("primary-partition")!, quorum).Ok);
+        // The same redelivery on a kill of every node (no failover) fails the row.
+        Assert.Contains("62 messages delivered more than once (at-most-once-until-failover, processCrash: nothing)",
+            DurabilityCheck.Judge(Queue(lost: 0, duplicated: 62), Faults.Find("db-kill")!, quorum).Problems);
         // Stated at-most-once, the same redelivery fails the row.
         var atMostOnce = quorum with { Delivery = QueueDeliveryPaths.OfEveryQueue };
         Assert.Contains("62 messages delivered more than once (at-most-once, failoverLoss: nothing)",

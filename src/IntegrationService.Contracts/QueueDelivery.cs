@@ -8,6 +8,12 @@ public static class QueueDelivery
 
     /// <summary>Held for a lease and removed only when the reader acknowledges it: a message whose reader fails is delivered again, so one may be handed out twice.</summary>
     public const string AtLeastOnce = "at-least-once";
+
+    /// <summary>
+    /// At-most-once, except across a failover: a read whose answer is lost loses its message, and a removal the old primary
+    /// confirmed may be unknown to the new one, which hands the message out again (neither promise holds through a failover).
+    /// </summary>
+    public const string AtMostOnceUntilFailover = "at-most-once-until-failover";
 }
 
 /// <summary>

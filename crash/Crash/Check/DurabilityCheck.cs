@@ -34,7 +34,8 @@ public static class DurabilityCheck
         // The catalogue's word for the path read decides whether a message may come twice; and a snapshot
         // restored after the crash holds messages read since it was taken: they come again.
         var pathDelivery = facts.ReadPath == ReadPath.AtLeastOnce ? entry.Delivery?.Leased : entry.Delivery?.Read;
-        var duplicatesAllowed = pathDelivery == QueueDelivery.AtLeastOnce || !keepsAll;
+        var duplicatesAllowed = pathDelivery == QueueDelivery.AtLeastOnce || !keepsAll
+            || (pathDelivery == QueueDelivery.AtMostOnceUntilFailover && fault.Promise == Promise.Failover);
         var windowMs = fault.WindowMs(entry);
 
         var problems = new List<string>();

@@ -219,7 +219,7 @@ public sealed class ResultsPageTests
 
         var failover = page[page.IndexOf("## Failover", StringComparison.Ordinal)..];
         Assert.Contains("distribution over 5 runs", failover);
-        Assert.Contains("`script/crashtest --storage redis-sentinel --fault primary-kill,primary-stop,primary-partition`", failover);
+        Assert.Contains("`script/crashtest --storage redis-sentinel --kind kv --fault primary-kill,primary-stop`", failover);
         // Writes failing 2.1, 2.8, 3, 3.4, 5 s; p99 back 1.2, 1.8, 2.5, 3.1 s and one not within the run.
         // Idle cores 0.2, 0.45, 0.5, 0.9, 1.3.
         Assert.Contains("| redis-sentinel | kv | primary-kill | 5 | 3 s | 5 s | 0 | 0 (0 of 5) | 0 | 0 | 2.15 s | 3.1 s | 1 | 0.5 | failoverLoss: unreplicated | ok |", failover);

@@ -47,6 +47,19 @@ public sealed class FailoverVerdictTests
     }
 
     [Fact]
+    public void TheRowsOfSeveralCrashFoldersAreJudgedTogether()
+    {
+        using var f = new SummaryFixture();
+        // redis-sentinel's failovers in one folder, a loss of another run of them in a second: both count.
+        var clean = Crash(f, CleanFailovers());
+        var lossy = f.Raw("crash-more", "[" + Row("redis-sentinel", "primary-partition", 3000, lost: 7, unavailableS: "1.0") + "]");
+        var (code, output, _) = Failover(f, clean, "--crash", lossy, "--max-unavailable-s", "5");
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("failover: redis-sentinel author primary-partition: 7 lost of 3000 acknowledged", output);
+        Assert.Contains("loss in 1 of 6", output);
+    }
+
+    [Fact]
     public void ALostWriteOnAFailoverDisqualifies()
     {
         using var f = new SummaryFixture();

@@ -24,8 +24,11 @@ public sealed class VerdictCommand : Command
         (option, text) => ValueParsers.PositiveNumber(option, text), "s");
     private readonly Option<string?> _workload = CliOption.Create<string?>("--workload", "The scenario judged (as the report names it, e.g. kv-get); default: every scenario measured",
         ValueParsers.NonEmpty, "name");
-    private readonly Option<string?> _crash = CliOption.Create<string?>("--crash", "The crash test's output folder (its summary.json) or a result file",
-        ValueParsers.NonEmpty, "dir");
+    private readonly Option<string[]> _crash = new("--crash")
+    {
+        Description = "The crash test's output folder (its summary.json) or a result file; repeatable, the rows of all of them judged together",
+        HelpName = "dir",
+    };
 
     public VerdictCommand() : base("verdict", "Names the architectures that hold a rate at a p99 SLO (and survive a fault class), ranked by headroom then CPU per request")
     {
@@ -37,18 +40,18 @@ public sealed class VerdictCommand : Command
     private int Run(ParseResult parse)
     {
         var durability = parse.GetRequiredValue(_durability);
-        var crashDir = parse.GetValue(_crash);
+        var crashDirs = parse.GetValue(_crash) ?? [];
         var maxUnavailableS = parse.GetValue(_maxUnavailableS);
         if (maxUnavailableS is not null && durability != DurabilityClass.Failover)
             throw new InputException("--max-unavailable-s bounds how long writes fail on a failover: it needs --durability failover (and --crash DIR)");
-        if (durability != DurabilityClass.None && crashDir is null)
+        if (durability != DurabilityClass.None && crashDirs.Length == 0)
             throw new InputException($"--durability {durability.Name()} needs --crash DIR (script/crashtest's output folder)");
         var sloMs = parse.GetRequiredValue(_sloMs);
         var (cells, source) = VerdictCells.At(parse.GetRequiredValue(_report), sloMs);
         var scenario = parse.GetValue(_workload);
         if (scenario is not null && cells.All(c => c.Scenario != scenario))
             throw new InputException($"--workload: the report measured no '{scenario}' (it has {string.Join(", ", cells.Select(c => c.Scenario).Distinct())})");
-        var crash = crashDir is null ? null : CrashTableReader.Read(crashDir);
+        var crash = crashDirs.Length == 0 ? null : crashDirs.SelectMany(CrashTableReader.Read).ToList();
         var result = VerdictJudge.Judge(cells, new VerdictTarget(sloMs, parse.GetRequiredValue(_rate), durability, scenario, maxUnavailableS), crash);
         parse.InvocationConfiguration.Output.Write(VerdictText.Terminal(result, source));
         return result.Qualified.Count > 0 ? 0 : NothingQualifies;

@@ -133,6 +133,9 @@ public static class ResultsPage
             .OrderBy(g => g.Key.Storage, StringComparer.Ordinal).ThenBy(g => g.Key.Kind, StringComparer.Ordinal).ThenBy(g => g.Key.Fault, StringComparer.Ordinal).ToList();
         var counts = groups.Select(g => g.Count()).Distinct().ToList();
         var storages = string.Join(",", groups.Select(g => g.Key.Storage).Distinct());
+        // The failover rows' write kinds: crash's default kinds (author, item) are served by no replicated architecture.
+        var kinds = string.Join(",", groups.Select(g => g.Key.Kind).Distinct());
+        var faults = string.Join(",", groups.Select(g => g.Key.Fault).Distinct());
         md.AppendLine().AppendLine("## Failover").AppendLine();
         md.AppendLine($"The same crash tests' failover faults: a replicated architecture's primary killed (primary-kill) or stopped past the failover " +
                       $"(primary-stop) or cut off from the other nodes (primary-partition) while writes go on. Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
@@ -141,7 +144,7 @@ public static class ResultsPage
                       "p99 back under the SLO after the fault's end (median and max of the runs with a timeline; \"not back\": not within the run); " +
                       "idle cores: the machine's cores left idle while the fault lasted (median; the nodes of a topology share the host's cores, and a starved " +
                       "election takes longer); the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
-                      $"Reproduce with `script/crashtest --storage {storages} --fault primary-kill,primary-stop,primary-partition`.").AppendLine();
+                      $"Reproduce with `script/crashtest --storage {storages} --kind {kinds} --fault {faults}`.").AppendLine();
         md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | idle cores during the fault, median | promised | check |");
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var g in groups)
