@@ -14,8 +14,8 @@ public sealed class NatsR3Collection;
 /// </summary>
 public static class NatsR3Topology
 {
-    private const string Stream = "INTEGRATION";
-    private const string Consumer = "integration";
+    private static readonly string Stream = new IntegrationService.Storage.Nats.NatsOptions().Stream;
+    private static readonly string Consumer = new IntegrationService.Storage.Nats.NatsOptions().Consumer;
     private static readonly HttpClient Http = new() { Timeout = TimeSpan.FromSeconds(2) };
 
     /// <summary>The stream leader's server name (n1, n2, n3) as most nodes that answer name it, or null while none does.</summary>

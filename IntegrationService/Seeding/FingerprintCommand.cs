@@ -96,8 +96,8 @@ public sealed class FingerprintCommand : Command
             QueueBrokerFingerprint.ReadAsync(server, rabbit.Host, rabbit.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         NatsJetStreamQueue.BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.Url) is var nats =>
             QueueBrokerFingerprint.ReadAsync(server, nats.Host, nats.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
-        // The cluster's first node stands for it: the depth is the stream's, whichever node answers.
-        NatsJetStreamQueue.R3BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.R3Url.Split(',')[0]) is var node =>
+        // The cluster's first node stands for it (the depth read is the stream's, through whichever node the client is on).
+        NatsJetStreamQueue.R3BackendName when services.GetRequiredService<IOptions<NatsOptions>>().Value.R3Nodes()[0] is var node =>
             QueueBrokerFingerprint.ReadAsync(server, node.Host, node.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         _ when services.GetRequiredService<RedisConnections>().All.FirstOrDefault(c => c.Name == server) is { } redis => RedisFingerprint.ReadAsync(redis, serves, cancellationToken),
         _ => Task.FromResult(ServerFingerprint.Failed(server, "", "no fingerprint reader for this server")),

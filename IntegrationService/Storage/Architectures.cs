@@ -270,7 +270,7 @@ public static class Architectures
             Delivery = new(QueueDelivery.AtMostOnceUntilFailover, QueueDelivery.AtLeastOnce),
             Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
             Replication = new(3, 3, ReplicationMode.Quorum, "nats-jetstream-raft", NatsR3ElectionMs, Loss.Nothing,
-                [.. nats.R3Url.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(url => new Uri(url).Host)],
+                [.. nats.R3Nodes().Select(node => node.Host)],
                 "Three nodes, each stream replica on its own node; a message is acknowledged once a majority (2) has it, and a new leader is elected " +
                 "among the nodes that have every acknowledged message (Raft). A failover of one node loses nothing acknowledged."),
         };

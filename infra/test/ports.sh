@@ -3,7 +3,8 @@
 # it: every row well formed, no two rows sharing a port (the Redis Cluster's other masters and bus
 # ports counted), every port outside the kernel's ephemeral range (Debian's, and this machine's),
 # a port inside it refused with a message that names it, and `script/services up` refusing such a
-# port, and a taken one, before it starts anything. Starts no server: every `script/services` call
+# port, and a taken one, before it starts anything; `script/services heal` failing on a partition that
+# dropped no packet (an nftables table of its own, root). Starts no server: every `script/services` call
 # runs on a temporary DATA_DIR and ports no server uses. Prints `ports: N passed, M failed`.
 # shellcheck disable=SC2016  # the single-quoted commands run in a shell that sourced script/lib.sh
 set -euo pipefail
@@ -140,6 +141,35 @@ if [ "$rc" -eq 0 ]; then stop_nats; fi
 check "script/services up refuses a port an outgoing connection holds (nothing listens there)" test "$rc" -ne 0
 check "... naming the port, the server and the connection" \
   grep -q "nats: port $port is taken by a connection of python3 (pid $holder) to 127.0.0.1:$listen_port" <<<"$output"
+
+# ---- script/services heal: a partition that dropped nothing fails -------------------------------
+
+# A partition table as script/services names it, on a port no topology uses, with one counted rule; heal
+# must remove it either way, and fail only when the rule dropped no packet (rules that cut nothing off).
+partition_port=18997
+heal() { env DATA_DIR="$TMP/data" NATS_R3_PORT="$partition_port" "$ROOT/script/services" heal nats-r3 2>&1; }
+partition_table() {
+  nft -f - <<NFT
+table inet integration_partition_$partition_port {
+  chain input {
+    type filter hook input priority 0; policy accept;
+    ip daddr 127.0.0.99 tcp dport $partition_port counter drop
+  }
+}
+NFT
+}
+if command -v nft >/dev/null && partition_table 2>/dev/null; then
+  output="$(heal)" && status=0 || status=$?
+  check "script/services heal fails on a partition that dropped no packet" test "$status" -ne 0
+  check "... saying so" grep -q "nats-r3: the partition dropped no packet" <<<"$output"
+  check "... and removes it all the same" refuses nft list table inet "integration_partition_$partition_port"
+  partition_table
+  timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.99/$partition_port" 2>/dev/null || true
+  output="$(heal)" && status=0 || status=$?
+  check "script/services heal passes on a partition that dropped packets" test "$status" -eq 0
+else
+  fail "script/services heal: nftables is needed (run script/bootstrap) and root to add a table"
+fi
 
 echo "ports: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -59,11 +59,12 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
             ReconnectWaitMax = TimeSpan.FromSeconds(2),
             // While disconnected a publish fails after CommandTimeout instead of waiting for the reconnect.
             PublishTimeoutOnDisconnected = true,
-            // A server that stops answering (stopped, hung) is given up after two unanswered pings, one per
-            // deadline, and the client reconnects, to another node of a cluster: the default (2 minutes) kept
-            // nats-r3's client on a frozen node for the whole stop, though another node led the stream within seconds.
-            PingInterval = timeout,
-            MaxPingOut = 2,
+            // On a cluster, a node that stops answering (stopped, hung) is given up after two unanswered pings,
+            // one per deadline, and the client reconnects to another: the default (2 minutes) kept nats-r3's client
+            // on a frozen node for the whole stop, though another node led the stream within seconds. A single
+            // server keeps the default: there is no other node to go to.
+            PingInterval = replicas > 1 ? timeout : NatsOpts.Default.PingInterval,
+            MaxPingOut = replicas > 1 ? 2 : NatsOpts.Default.MaxPingOut,
         });
         _js = new NatsJSContext(_connection);
         _firstConnect = new(ConnectAsync);

@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace IntegrationService.Storage.Nats;
 
 /// <summary>Configuration section "Nats".</summary>
-public sealed class NatsOptions
+public sealed class NatsOptions : IValidatableObject
 {
     /// <summary>The server's URL: the local server's from infra/config/ports.txt (<see cref="PortTableConfiguration"/>).</summary>
     [Required(ErrorMessage = "Nats:Url is not set: Nats__Url in the environment or --Nats:Url=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
@@ -15,6 +15,22 @@ public sealed class NatsOptions
     /// stream there has three replicas. Empty: the deployment has no nats-r3 (the architecture is not offered).
     /// </summary>
     public string R3Url { get; set; } = "";
+
+    /// <summary>nats-r3's nodes: each URL of <see cref="R3Url"/> (none when it is empty).</summary>
+    public IReadOnlyList<Uri> R3Nodes() =>
+        [.. R3Url.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).Select(url => new Uri(url))];
+
+    /// <summary>Each entry of Nats:R3Url is an absolute nats:// URL with a host and a port, checked at start.</summary>
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        foreach (var url in R3Url.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || uri.Scheme != "nats" || uri.Port <= 0)
+            {
+                yield return new ValidationResult($"Nats:R3Url: '{url}' is not a nats://host:port URL (the nodes, comma-separated)", [nameof(R3Url)]);
+            }
+        }
+    }
 
     /// <summary>The JetStream stream holding the queue (created by the service if it is missing).</summary>
     [Required]

@@ -228,6 +228,18 @@ public sealed class ResultsPageTests
     }
 
     [Fact]
+    public void CrashFoldersOfFailoverRunsOnlyGiveNoEmptyDurabilityTable()
+    {
+        var onlyFailovers = "[" + string.Join(",", FailoverRun("primary-kill", 1, "2.1", 0, "1.2"), FailoverRun("primary-kill", 2, "3.4", 0, "2.5")) + "]";
+        var page = PageWithCrashTest(onlyFailovers);
+
+        var durability = page[page.IndexOf("## Durability, measured", StringComparison.Ordinal)..page.IndexOf("## Failover", StringComparison.Ordinal)];
+        Assert.Contains("These folders hold no single-server run, only failover runs.", durability);
+        Assert.DoesNotContain("| architecture |", durability);
+        Assert.Contains("| redis-sentinel | kv | primary-kill | 2 |", page);
+    }
+
+    [Fact]
     public void FailoverRunsAreLeftOutOfTheSingleServerTables()
     {
         var page = PageWithCrashTest(FailoverSummary);

@@ -24,11 +24,8 @@ public sealed class VerdictCommand : Command
         (option, text) => ValueParsers.PositiveNumber(option, text), "s");
     private readonly Option<string?> _workload = CliOption.Create<string?>("--workload", "The scenario judged (as the report names it, e.g. kv-get); default: every scenario measured",
         ValueParsers.NonEmpty, "name");
-    private readonly Option<string[]> _crash = new("--crash")
-    {
-        Description = "The crash test's output folder (its summary.json) or a result file; repeatable, the rows of all of them judged together",
-        HelpName = "dir",
-    };
+    private readonly Option<string[]> _crash = CliOption.Many("--crash",
+        "The crash test's output folder (its summary.json) or a result file; repeatable, the rows of all of them judged together", ValueParsers.NonEmpty, "dir");
 
     public VerdictCommand() : base("verdict", "Names the architectures that hold a rate at a p99 SLO (and survive a fault class), ranked by headroom then CPU per request")
     {

@@ -16,7 +16,7 @@ public sealed class CpuMeter(IReadOnlyList<CpuTarget> targets, string procRoot =
     /// /proc reports times in USER_HZ ticks, which Linux fixes at 100 for user space on every
     /// architecture whatever the kernel's internal HZ.
     /// </summary>
-    public const double TicksPerSecond = 100;
+    public const double TicksPerSecond = Harness.Processes.HostStat.TicksPerSecond;
 
     private Dictionary<string, long?>? _before;
     private long _startTicks;
