@@ -36,7 +36,7 @@ public sealed class RedisSentinelKvApi(ServiceFixture service) : KvApiContract(s
 
 /// <summary>The whole contract again on a service that followed a failover of redis-sentinel's primary.</summary>
 [Collection("RedisSentinel")]
-public sealed class RedisSentinelKvApiAfterFailover(FailedOverServiceFixture service) : KvApiContract(service), IClassFixture<FailedOverServiceFixture>
+public sealed class RedisSentinelKvApiAfterFailover(FailedOverSentinelFixture service) : KvApiContract(service), IClassFixture<FailedOverSentinelFixture>
 {
     protected override string Storage => "redis-sentinel";
 }

@@ -9,10 +9,17 @@ public static class RepositoryRoot
 
     /// <summary>
     /// Runs <c>script/services --test &lt;verb&gt; &lt;name&gt;</c> on the tests' own instances
-    /// (<see cref="TestServers"/>, whatever the environment says); fails the test if the script fails.
+    /// (<see cref="TestServers"/>, whatever the environment says); fails the test if the script fails; returns its output.
     /// </summary>
-    /// <summary>Runs <c>script/services --test verb name</c> on the test instances; returns its output.</summary>
     public static async Task<string> ServicesAsync(string verb, string name)
+    {
+        var (code, stdout, stderr) = await TryServicesAsync(verb, name);
+        Assert.True(code == 0, $"script/services {verb} {name} failed: {stderr}");
+        return stdout;
+    }
+
+    /// <summary>The same, for a question the script may answer no to (<c>status</c>, <c>primary</c> during an election): its exit code and output.</summary>
+    public static async Task<(int Code, string Out, string Err)> TryServicesAsync(string verb, string name)
     {
         var start = new ProcessStartInfo(System.IO.Path.Combine(Path, "script", "services"), ["--test", verb, name])
         {
@@ -24,8 +31,7 @@ public static class RepositoryRoot
         var stderr = process.StandardError.ReadToEndAsync();
         var stdout = await process.StandardOutput.ReadToEndAsync();
         await process.WaitForExitAsync();
-        Assert.True(process.ExitCode == 0, $"script/services {verb} {name} failed: {await stderr}");
-        return stdout;
+        return (process.ExitCode, stdout, await stderr);
     }
 
     private static string Find()

@@ -45,16 +45,3 @@ public static class SentinelTopology
         throw new TimeoutException($"redis-sentinel: no failover from {before} within 60 s");
     }
 }
-
-/// <summary>The service, started before a failover of redis-sentinel's primary that it must follow.</summary>
-public sealed class FailedOverServiceFixture : ServiceFixture, IAsyncLifetime
-{
-    /// <summary>The primary after the failover.</summary>
-    public string Primary { get; private set; } = "";
-
-    async Task IAsyncLifetime.InitializeAsync()
-    {
-        await InitializeAsync();
-        Primary = await SentinelTopology.FailoverAsync();
-    }
-}

@@ -105,7 +105,7 @@ public sealed class RedisSentinelQueueApi(ServiceFixture service) : QueueApiCont
 
 /// <summary>The whole contract again on a service that followed a failover of redis-sentinel's primary.</summary>
 [Collection("RedisSentinel")]
-public sealed class RedisSentinelQueueApiAfterFailover(FailedOverServiceFixture service) : QueueApiContract(service), IClassFixture<FailedOverServiceFixture>
+public sealed class RedisSentinelQueueApiAfterFailover(FailedOverSentinelFixture service) : QueueApiContract(service), IClassFixture<FailedOverSentinelFixture>
 {
     protected override string Queue => "redis-sentinel";
 }

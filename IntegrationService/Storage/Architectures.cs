@@ -239,9 +239,7 @@ public static class Architectures
             null, null, [NatsJetStreamQueue.BackendName], [])
         {
             Queue = sp.GetRequiredService<NatsQueueStore>(),
-            // The server writes a message to its block file from a flusher that gathers writes for up to
-            // about 8 ms after the PubAck (its filestore's maxFlushWait), so even a kill -9 can lose that much.
-            Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
+            Facts = NatsFacts(nats.SyncIntervalMs),
         };
     }
 
@@ -268,7 +266,7 @@ public static class Architectures
         {
             Queue = sp.GetRequiredKeyedService<NatsQueueStore>(name),
             Delivery = new(QueueDelivery.AtMostOnceUntilFailover, QueueDelivery.AtLeastOnce),
-            Facts = nats.SyncIntervalMs == 0 ? DurabilityFacts.Synchronous : new(FsyncPolicy.Periodic, nats.SyncIntervalMs, Loss.Window, Loss.Window, nats.SyncIntervalMs),
+            Facts = NatsFacts(nats.SyncIntervalMs),
             Replication = new(3, 3, ReplicationMode.Quorum, "nats-jetstream-raft", NatsR3ElectionMs, Loss.Nothing,
                 [.. nats.R3Nodes().Select(node => node.Host)],
                 "Three nodes, each stream replica on its own node; a message is acknowledged once a majority (2) has it, and a new leader is elected " +
@@ -360,6 +358,12 @@ public static class Architectures
         : $"Binlog on (-b), fsynced at most once {(fsyncIntervalMs == 1000 ? "a second" : $"every {fsyncIntervalMs} ms")} (-f {fsyncIntervalMs}): " +
           $"a host crash can lose about the last {(fsyncIntervalMs == 1000 ? "second" : $"{fsyncIntervalMs} ms")} of acknowledged messages, " +
           "a crash of beanstalkd alone loses none.";
+
+    // The server writes a message to its block file from a flusher that gathers writes for up to about 8 ms
+    // after the PubAck (its filestore's maxFlushWait), so even a kill -9 can lose that much; each node of nats-r3 alike.
+    private static DurabilityFacts NatsFacts(int syncIntervalMs) => syncIntervalMs == 0
+        ? DurabilityFacts.Synchronous
+        : new(FsyncPolicy.Periodic, syncIntervalMs, Loss.Window, Loss.Window, syncIntervalMs);
 
     private static string NatsSync(int syncIntervalMs) => syncIntervalMs == 0
         ? "Stream files fsynced after every message (sync_interval: always, nats-server 2.10 and later): neither a crash of nats-server nor of its host loses an acknowledged message."

@@ -11,38 +11,19 @@ namespace Crash.Tests;
 /// </summary>
 public sealed class MatrixLeftBehindTests : IDisposable
 {
-    private readonly string _dir = Directory.CreateTempSubdirectory("crash-left-behind-").FullName;
-    private readonly Process _node = Process.Start("sleep", "60");
+    private readonly StandInServices _services = new();
+    private Process Node => _services.Server;
 
-    public void Dispose()
-    {
-        if (!_node.HasExited)
-        {
-            Signals.Send(_node.Id, Signals.Cont);
-            _node.Kill();
-        }
-        _node.Dispose();
-        Directory.Delete(_dir, recursive: true);
-    }
+    public void Dispose() => _services.Dispose();
 
     private static IReadOnlyList<MatrixRow> Rows(params string[] faults) =>
         MatrixPlan.Build(CatalogueFixture.Load(), ["redis-sentinel"], ["kv"], faults);
 
     /// <summary>script/services answering <c>partitions</c> with <paramref name="partitions"/> and <c>pid</c> with the stand-in node (or failing).</summary>
-    private ServerControl Services(string partitions = "", bool pidFails = false)
-    {
-        var script = Path.Combine(_dir, "services");
-        File.WriteAllText(script, $"""
-            #!/bin/sh
-            case "$1" in
-              partitions) printf '%s' "{partitions}" ;;
-              pid) {(pidFails ? "echo 'error: redis-sentinel is not running' >&2; exit 1" : $"echo {_node.Id}")} ;;
-              *) exit 2 ;;
-            esac
-            """);
-        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(script, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        return new ServerControl(script);
-    }
+    private ServerControl Services(string partitions = "", bool pidFails = false) => _services.Control($"""
+          partitions) printf '%s' "{partitions}" ;;
+          pid) {(pidFails ? "echo 'error: redis-sentinel is not running' >&2; exit 1" : $"echo {Node.Id}")} ;;
+        """);
 
     [Fact]
     public void WholeServersLeaveNothingBehind() =>
@@ -65,12 +46,12 @@ public sealed class MatrixLeftBehindTests : IDisposable
     [Fact]
     public async Task ANodeStillStoppedFailsTheMatrix()
     {
-        Signals.Send(_node.Id, Signals.Stop);
+        Signals.Send(Node.Id, Signals.Stop);
         var deadline = DateTime.UtcNow.AddSeconds(5);
-        while (Signals.State(_node.Id) != 'T' && DateTime.UtcNow < deadline) await Task.Delay(20);
+        while (Signals.State(Node.Id) != 'T' && DateTime.UtcNow < deadline) await Task.Delay(20);
 
         var problem = Assert.Single(MatrixRunner.LeftBehind(Services(), Rows("primary-stop")));
-        Assert.Equal($"redis-sentinel: still stopped (SIGSTOP) after the runs: pid {_node.Id}", problem);
+        Assert.Equal($"redis-sentinel: still stopped (SIGSTOP) after the runs: pid {Node.Id}", problem);
     }
 
     [Fact]

@@ -1,0 +1,34 @@
+namespace IntegrationService.Tests.Fixtures;
+
+/// <summary>
+/// The service, started before its replicated architecture fails over (<see cref="FailoverAsync"/>): a contract suite
+/// on it checks that the service followed the new primary with its client's own mechanism.
+/// </summary>
+public abstract class FailedOverFixture : ServiceFixture, IAsyncLifetime
+{
+    /// <summary>Moves the primary to another node, once the service is up, and waits until the topology is whole again.</summary>
+    protected abstract Task FailoverAsync();
+
+    async Task IAsyncLifetime.InitializeAsync()
+    {
+        await InitializeAsync();
+        await FailoverAsync();
+    }
+}
+
+/// <summary>redis-sentinel's primary failed over by the Sentinels (<see cref="SentinelTopology.FailoverAsync"/>).</summary>
+public sealed class FailedOverSentinelFixture : FailedOverFixture
+{
+    protected override Task FailoverAsync() => SentinelTopology.FailoverAsync();
+}
+
+/// <summary>nats-r3's stream and consumer leaders moved to other nodes (<see cref="NatsR3Topology.FailoverAsync"/>).</summary>
+public sealed class FailedOverNatsR3Fixture : FailedOverFixture
+{
+    protected override async Task FailoverAsync()
+    {
+        // The stream exists once the service has answered a queue request on it.
+        using (var response = await Client.GetAsync("/depth/nats-r3")) response.EnsureSuccessStatusCode();
+        await NatsR3Topology.FailoverAsync();
+    }
+}
