@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
+using IntegrationService.Kv;
 using IntegrationService.Tests.Fixtures;
 
 namespace IntegrationService.Tests.Http;
@@ -44,6 +45,49 @@ public sealed class KestrelLimitTests(KestrelLimitTests.ShortTimeoutService serv
         using var problem = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         Assert.Contains("65536", problem.RootElement.GetProperty("detail").GetString());
         Assert.Equal(before + 1, await SaveAsync(storage)); // nothing was inserted in between
+    }
+
+    [Fact]
+    public async Task AValueOverTheLimitIsAnswered413AndTheConnectionServesTheNextRequest()
+    {
+        // Answered before the body is read: the server reads the rest and drops it, so a client that
+        // sends it all reads the 413 rather than a reset, and its connection stays open.
+        using var socket = await ConnectAsync();
+        var key = $"limits-{Guid.NewGuid():N}";
+        await socket.SendAsync(Encoding.ASCII.GetBytes(
+            $"PUT /v0/entity?id={key}&storage=postgres HTTP/1.1\r\nHost: x\r\nContent-Length: {KvLimits.MaxValueBytes + 1}\r\n\r\n"));
+        await socket.SendAsync(new byte[KvLimits.MaxValueBytes + 1]);
+        await socket.SendAsync(Encoding.ASCII.GetBytes($"GET /v0/entity?id={key}&storage=postgres HTTP/1.1\r\nHost: x\r\n\r\n"));
+
+        var answers = await ReadUntilAsync(socket, text => text.Length > 0 && text.IndexOf("HTTP/1.1 ", 1, StringComparison.Ordinal) is > 0 and var second
+            && text.IndexOf("\r\n\r\n", second, StringComparison.Ordinal) > 0);
+        Assert.StartsWith("HTTP/1.1 413 ", answers);
+        Assert.Contains("HTTP/1.1 404 ", answers); // the same connection answered the next request
+    }
+
+    [Fact]
+    public async Task AValueFarOverTheLimitIsAnswered413BeforeAClientThatWaitsToContinueSendsIt()
+    {
+        using var socket = await ConnectAsync();
+        await socket.SendAsync(Encoding.ASCII.GetBytes(
+            $"PUT /v0/entity?id=limits&storage=postgres HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: {100 * KvLimits.MaxValueBytes}\r\n\r\n"));
+        // No 100 Continue first: nothing of the body was asked for.
+        Assert.StartsWith("HTTP/1.1 413 ", await ReadUntilAsync(socket, text => text.Contains("\r\n\r\n")));
+    }
+
+    /// <summary>What the server sends until <paramref name="enough"/> holds of it (the server closing first, or 30 s, fails).</summary>
+    private static async Task<string> ReadUntilAsync(Socket socket, Func<string, bool> enough)
+    {
+        using var timeout = new CancellationTokenSource(CutOffBound);
+        var received = new StringBuilder();
+        var buffer = new byte[4096];
+        while (!enough(received.ToString()))
+        {
+            var read = await socket.ReceiveAsync(buffer, timeout.Token);
+            if (read == 0) throw new IOException($"the server closed the connection after: {received}");
+            received.Append(Encoding.Latin1.GetString(buffer, 0, read));
+        }
+        return received.ToString();
     }
 
     [Fact]
