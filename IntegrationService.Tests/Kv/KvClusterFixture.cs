@@ -2,6 +2,9 @@ using System.Net;
 using System.Net.Sockets;
 using IntegrationService.Tests.Fixtures;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
 using Npgsql;
 
 namespace IntegrationService.Tests.Kv;
@@ -73,6 +76,9 @@ public sealed class KvClusterFixture : IAsyncLifetime
         await app.StartAsync();
         _nodes[node] = app;
     }
+
+    /// <summary>How long the running <paramref name="node"/>'s host waits for what is still running when it stops.</summary>
+    public TimeSpan ShutdownTimeout(int node) => _nodes[node]!.Services.GetRequiredService<IOptions<HostOptions>>().Value.ShutdownTimeout;
 
     public async Task StopAsync(int node)
     {

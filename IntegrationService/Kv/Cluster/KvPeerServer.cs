@@ -19,7 +19,8 @@ namespace IntegrationService.Kv.Cluster;
 /// sends them together); the answers are written in the order of the requests, each batch of ready
 /// ones in one send. Keys are always served here: nothing is forwarded twice.
 /// </summary>
-internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOptions> options, ILogger<KvPeerServer> logger)
+internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOptions> options, IHostApplicationLifetime lifetime,
+    ILogger<KvPeerServer> logger)
 {
     /// <summary>Operations running at once on one connection; the connection is not read further until one ends.</summary>
     private readonly int _maxInFlight = options.Value.MaxInFlightPerNode;
@@ -42,7 +43,7 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
     internal async Task OnConnectionAsync(ConnectionContext connection, ConnectionDelegate http, TimeSpan firstByteTimeout)
     {
         var input = connection.Transport.Input;
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(connection.ConnectionClosed);
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(connection.ConnectionClosed, lifetime.ApplicationStopping);
         timeout.CancelAfter(firstByteTimeout);
         while (true)
         {
@@ -53,7 +54,7 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
             }
             catch (OperationCanceledException)
             {
-                return; // nothing came: closed like an idle connection
+                return; // nothing came, or the node is stopping: closed like an idle connection
             }
             var buffer = result.Buffer;
             if (buffer.IsEmpty || buffer.FirstSpan[0] != KvPeerProtocol.Preface[0])
@@ -81,6 +82,10 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
     private async Task ServeAsync(ConnectionContext connection)
     {
         var closed = connection.ConnectionClosed;
+        // Kestrel waits for a connection it did not serve as HTTP until its shutdown timeout: when the
+        // node stops, the connection is read no further, the requests read are answered, and it is
+        // closed. The other node sends a request it still waits for once more, on a new connection (KvCluster).
+        using var reading = CancellationTokenSource.CreateLinkedTokenSource(closed, lifetime.ApplicationStopping);
         var input = connection.Transport.Input;
         var replies = Channel.CreateBounded<Task<KvPeerReply>>(new BoundedChannelOptions(_maxInFlight) { SingleReader = true, SingleWriter = true });
         var writing = WriteRepliesAsync(replies.Reader, connection.Transport.Output, closed);
@@ -88,12 +93,12 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
         {
             while (true)
             {
-                var result = await input.ReadAsync(closed);
+                var result = await input.ReadAsync(reading.Token);
                 var buffer = result.Buffer;
                 while (KvPeerProtocol.TryReadFrame(ref buffer, out var frame))
                 {
                     var reply = RunAsync(frame, closed); // the frame is read before it returns
-                    if (!replies.Writer.TryWrite(reply)) await replies.Writer.WriteAsync(reply, closed);
+                    if (!replies.Writer.TryWrite(reply)) await replies.Writer.WriteAsync(reply, closed); // not cut short by stopping: it was read
                 }
                 if (result.IsCompleted) break;
                 input.AdvanceTo(buffer.Start, buffer.End);
@@ -101,7 +106,8 @@ internal sealed class KvPeerServer(StorageRegistry registry, IOptions<ClusterOpt
         }
         catch (Exception e) when (e is KvPeerProtocolException or OperationCanceledException or IOException or ConnectionResetException)
         {
-            // A frame it cannot read (the node drops the connection and sends its waiting requests again), or the node went away.
+            // A frame it cannot read (the node drops the connection and sends its waiting requests again), the node
+            // went away, or this one is stopping.
             if (e is KvPeerProtocolException) logger.LogWarning("A node's connection {Connection} was closed: {Reason}", connection.ConnectionId, e.Message);
         }
         finally

@@ -21,7 +21,14 @@ public sealed class BeanstalkdConnectionService(BeanstalkdClient client) : IHost
     public async Task StopAsync(CancellationToken cancellationToken)
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
-        await _loop.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _loop.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The host's shutdown timeout ran out (on something else): the process ends anyway, without a crash.
+        }
     }
 
     public void Dispose() => _stopping.Dispose();

@@ -19,7 +19,14 @@ public sealed class TarantoolConnectionService(TarantoolConnection connection) :
     public async Task StopAsync(CancellationToken cancellationToken)
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
-        await _loop.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _loop.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The host's shutdown timeout ran out (on something else): the process ends anyway, without a crash.
+        }
         await connection.DisposeAsync().ConfigureAwait(false);
     }
 
