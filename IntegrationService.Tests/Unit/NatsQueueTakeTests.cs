@@ -65,6 +65,32 @@ public sealed class NatsQueueTakeTests
     }
 
     [Fact]
+    public async Task OnAReplicatedStreamAnEmptyFetchIsAskedAgainUntilTheConsumersNodeHasTheMessage()
+    {
+        var lagging = new FakeConsumer(new FakeMessage(4)) { EmptyFetches = 2 };
+        var taken = await NatsQueueStore.TakeAsync(lagging, 3, Unavailable, CancellationToken.None, NatsQueueStore.ReplicaCatchUp);
+        Assert.Equal([4L], taken.Select(t => t.Answer().Id));
+        Assert.Equal(3, lagging.Fetches.Count);
+
+        // A single node has nothing to catch up with: its first empty answer is the answer.
+        var single = new FakeConsumer(new FakeMessage(4)) { EmptyFetches = 2 };
+        Assert.Empty(await NatsQueueStore.TakeAsync(single, 3, Unavailable, CancellationToken.None));
+        Assert.Single(single.Fetches);
+    }
+
+    [Fact]
+    public async Task OnAReplicatedStreamAnEmptyQueueIsEmptyAfterEveryPauseAndAHeldFetchIsNotAskedAgain()
+    {
+        var empty = new FakeConsumer();
+        Assert.Empty(await NatsQueueStore.TakeAsync(empty, 3, Unavailable, CancellationToken.None, NatsQueueStore.ReplicaCatchUp));
+        Assert.Equal(NatsQueueStore.ReplicaCatchUp.Length + 1, empty.Fetches.Count);
+
+        var held = new FakeConsumer { Holds = true };
+        Assert.Empty(await NatsQueueStore.TakeAsync(held, 3, Unavailable, CancellationToken.None, NatsQueueStore.ReplicaCatchUp));
+        Assert.Single(held.Fetches); // it waited its expiry already
+    }
+
+    [Fact]
     public async Task NoReadIsAnsweredBeforeEveryAckOfTheTakeHasAnswered()
     {
         var held = new FakeMessage(2) { Release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously) };
@@ -135,11 +161,20 @@ public sealed class NatsQueueTakeTests
         /// <summary>The server holds the request after the messages it had (waiting for a message written later).</summary>
         public bool Holds { get; init; }
 
+        /// <summary>How many fetches find nothing before the messages are seen (a consumer's node behind the stream's leader).</summary>
+        public int EmptyFetches { get; init; }
+
         public async IAsyncEnumerable<INatsJSMsg<T>> FetchNoWaitAsync<T>(NatsJSFetchOpts opts, INatsDeserialize<T>? serializer = default,
             [EnumeratorCancellation] CancellationToken cancellationToken = default)
         {
-            lock (Fetches) Fetches.Add(opts);
+            int fetch;
+            lock (Fetches)
+            {
+                Fetches.Add(opts);
+                fetch = Fetches.Count;
+            }
             if (Gate is not null) await Gate.Task;
+            if (fetch <= EmptyFetches) yield break;
             for (var n = 0; n < opts.MaxMsgs && _next < Messages.Length; n++) yield return (INatsJSMsg<T>)(object)Messages[_next++];
             if (Holds) await Task.Delay(Timeout.Infinite, cancellationToken);
         }

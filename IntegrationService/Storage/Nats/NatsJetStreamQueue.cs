@@ -30,6 +30,9 @@ public sealed class NatsJetStreamQueue : IAsyncDisposable
     private long _firstConnectStartedMs;
     private INatsJSConsumer? _consumer;
 
+    /// <summary>How many nodes hold the stream.</summary>
+    public int Replicas => _replicas;
+
     /// <summary>The single server's queue (Nats:Url), its stream on one replica.</summary>
     public NatsJetStreamQueue(NatsOptions options) : this(options, BackendName, options.Url, 1)
     {
