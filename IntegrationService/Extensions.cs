@@ -34,7 +34,7 @@ public static class Extensions
         builder.Services.AddOptions<StorageOptions>().BindConfiguration("Storage").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<KvOptions>().BindConfiguration("Kv").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddOptions<ClusterOptions>().BindConfiguration("Cluster").ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddPostgres();
+        builder.Services.AddPostgres(builder.Configuration);
         builder.Services.AddRedis(builder.Configuration);
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();

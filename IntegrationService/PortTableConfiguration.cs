@@ -30,6 +30,8 @@ public static class PortTableConfiguration
             ["RabbitMq:Port"] = table.User("RABBITMQ").ToString(),
             ["Nats:Url"] = $"nats://127.0.0.1:{table.User("NATS")}",
             ["Nats:R3Url"] = PortTable.NatsR3Url(table.User("NATS_R3")),
+            ["Postgres:Patroni"] = PortTable.PatroniConnectionString(false, table.User("POSTGRES_PATRONI")),
+            ["Postgres:PatroniSync"] = PortTable.PatroniConnectionString(true, table.User("POSTGRES_PATRONI_SYNC")),
         };
     }
 

@@ -16,19 +16,21 @@ CONFIG_DIR="$ROOT/infra/config"
 # masters listen on REDIS_CLUSTER_PORT and the next two ports, and on each port + 10000 for the
 # cluster bus; RabbitMQ's Erlang distribution port is RABBITMQ_DIST_PORT.
 PORT_TABLE="${PORT_TABLE:-$CONFIG_DIR/ports.txt}"
+# The other ports a row's servers take, as offsets from its port: the "[+N …]" that opens its note.
+declare -A PORT_OFFSETS=()
+port_offsets() { echo "${PORT_OFFSETS[$1]:-}"; }
 PORT_NAMES=() DEFAULT_PORTS=()
 define_ports() {
-  local name user test _note var
+  local name user test note var offset
   [ -r "$PORT_TABLE" ] || { printf 'error: the port table %s is missing\n' "$PORT_TABLE" >&2; exit 1; }
-  while read -r name user test _note; do
+  while read -r name user test note; do
     case "$name" in '' | '#'*) continue ;; esac
     if [ "$user" = - ]; then user=""; fi
     if [ "$test" = - ]; then test=""; fi
     PORT_NAMES+=("$name")
+    if [[ "$note" =~ ^\[([+0-9\ ]*)\] ]]; then PORT_OFFSETS[$name]="${BASH_REMATCH[1]//+/}"; fi
     if [ -n "$user" ]; then DEFAULT_PORTS+=("$user"); fi
-    if [ "$name" = REDIS_CLUSTER ]; then DEFAULT_PORTS+=("$((user + 1))" "$((user + 2))"); fi
-    if [ "$name" = REDIS_SENTINEL ]; then DEFAULT_PORTS+=("$((user + 10000))"); fi
-    if [ "$name" = NATS_R3 ]; then DEFAULT_PORTS+=("$((user + 10000))" "$((user + 1000))"); fi
+    if [ -n "$user" ]; then for offset in $(port_offsets "$name"); do DEFAULT_PORTS+=("$((user + offset))"); done; fi
     for var in "${name}_PORT" "TEST_${name}_PORT"; do
       if [ "$var" = "${name}_PORT" ]; then printf -v "$var" '%s' "${!var:-$user}"; else printf -v "$var" '%s' "${!var:-$test}"; fi
       if [ -n "${!var}" ] && { ! [[ "${!var}" =~ ^[1-9][0-9]{0,4}$ ]] || [ "${!var}" -gt 65535 ]; }; then
@@ -99,6 +101,12 @@ server_ports() {
     redis-sentinel)
       echo "$REDIS_SENTINEL_PORT REDIS_SENTINEL_PORT redis-sentinel (the data nodes, on 127.0.0.21 and .22)"
       echo "$((REDIS_SENTINEL_PORT + 10000)) REDIS_SENTINEL_PORT redis-sentinel (the Sentinels, on 127.0.0.21-.23: REDIS_SENTINEL_PORT + 10000)" ;;
+    postgres-patroni | postgres-patroni-sync)
+      var="${1^^}"; var="${var//-/_}_PORT"; port="${!var}"
+      echo "$port $var $1 (PostgreSQL, on the three nodes' addresses)"
+      echo "$((port + 1000)) $var $1 (Patroni's REST API: $var + 1000)"
+      echo "$((port + 2000)) $var $1 (etcd's clients: $var + 2000)"
+      echo "$((port + 3000)) $var $1 (etcd's peers: $var + 3000)" ;;
     nats-r3)
       echo "$NATS_R3_PORT NATS_R3_PORT nats-r3 (clients, on 127.0.0.41-.43)"
       echo "$((NATS_R3_PORT + 10000)) NATS_R3_PORT nats-r3 (the routes between the nodes: NATS_R3_PORT + 10000)"
@@ -111,7 +119,7 @@ server_ports() {
 }
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats nats-r3)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats nats-r3 postgres-patroni postgres-patroni-sync)
 
 # The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
@@ -188,14 +196,12 @@ use_test_instances() {
 # Every port the table's rows take with the ports NAME_PORT (prefix "") or TEST_NAME_PORT (TEST_),
 # the Redis Cluster's other two masters and the three cluster bus ports included.
 ports_taken() {
-  local name var
+  local name var offset
   for name in "${PORT_NAMES[@]}"; do
     var="$1${name}_PORT"
     [ -n "${!var}" ] || continue
     echo "${!var}"
-    if [ "$name" = REDIS_CLUSTER ]; then printf '%s\n' "$((${!var} + 1))" "$((${!var} + 2))" "$((${!var} + 10000))" "$((${!var} + 10001))" "$((${!var} + 10002))"; fi
-    if [ "$name" = REDIS_SENTINEL ]; then echo "$((${!var} + 10000))"; fi
-    if [ "$name" = NATS_R3 ]; then printf '%s\n' "$((${!var} + 10000))" "$((${!var} + 1000))"; fi
+    for offset in $(port_offsets "$name"); do echo "$((${!var} + offset))"; done
   done
 }
 
@@ -208,7 +214,9 @@ service_settings() {
     "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
     "Redis__Sentinel=127.0.0.21:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.22:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.23:$((REDIS_SENTINEL_PORT + 10000)),serviceName=integration" \
     Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
-    "Nats__Url=nats://127.0.0.1:$NATS_PORT" "Nats__R3Url=nats://127.0.0.41:$NATS_R3_PORT,nats://127.0.0.42:$NATS_R3_PORT,nats://127.0.0.43:$NATS_R3_PORT"
+    "Nats__Url=nats://127.0.0.1:$NATS_PORT" "Nats__R3Url=nats://127.0.0.41:$NATS_R3_PORT,nats://127.0.0.42:$NATS_R3_PORT,nats://127.0.0.43:$NATS_R3_PORT" \
+    "Postgres__Patroni=Host=127.0.0.51,127.0.0.52,127.0.0.53;Port=$POSTGRES_PATRONI_PORT;Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1" \
+    "Postgres__PatroniSync=Host=127.0.0.61,127.0.0.62,127.0.0.63;Port=$POSTGRES_PATRONI_SYNC_PORT;Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1"
 }
 
 # Exports the settings; one the environment already gives keeps its value.

@@ -40,3 +40,32 @@ public sealed class RedisSentinelKvApiAfterFailover(FailedOverSentinelFixture se
 {
     protected override string Storage => "redis-sentinel";
 }
+
+/// <summary>Through postgres-patroni's primary, as Npgsql finds it among the three nodes.</summary>
+[Collection("Patroni")]
+public sealed class PostgresPatroniKvApi(ServiceFixture service) : KvApiContract(service)
+{
+    protected override string Storage => "postgres-patroni";
+}
+
+/// <summary>
+/// The whole contract again on a service that followed a switchover of postgres-patroni's primary. In the outages'
+/// collection: for the seconds without a primary, every other test's service would find the topology down.
+/// </summary>
+[Collection("Outages")]
+public sealed class PostgresPatroniKvApiAfterFailover(FailedOverPatroniFixture service) : KvApiContract(service), IClassFixture<FailedOverPatroniFixture>
+{
+    protected override string Storage => "postgres-patroni";
+}
+
+[Collection("Patroni")]
+public sealed class PostgresPatroniSyncKvApi(ServiceFixture service) : KvApiContract(service)
+{
+    protected override string Storage => "postgres-patroni-sync";
+}
+
+[Collection("Outages")]
+public sealed class PostgresPatroniSyncKvApiAfterFailover(FailedOverPatroniSyncFixture service) : KvApiContract(service), IClassFixture<FailedOverPatroniSyncFixture>
+{
+    protected override string Storage => "postgres-patroni-sync";
+}

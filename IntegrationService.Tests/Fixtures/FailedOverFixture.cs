@@ -32,3 +32,15 @@ public sealed class FailedOverNatsR3Fixture : FailedOverFixture
         await NatsR3Topology.FailoverAsync();
     }
 }
+
+/// <summary>postgres-patroni's primary switched over to a replica by Patroni (<see cref="PatroniTopology.FailoverAsync"/>).</summary>
+public sealed class FailedOverPatroniFixture : FailedOverFixture
+{
+    protected override Task FailoverAsync() => PatroniTopology.FailoverAsync(synchronous: false);
+}
+
+/// <summary>postgres-patroni-sync's, the same.</summary>
+public sealed class FailedOverPatroniSyncFixture : FailedOverFixture
+{
+    protected override Task FailoverAsync() => PatroniTopology.FailoverAsync(synchronous: true);
+}

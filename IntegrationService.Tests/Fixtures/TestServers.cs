@@ -19,7 +19,8 @@ public static class TestServers
 
     /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
     public static IReadOnlyList<string> ServerRows { get; } =
-        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS", "NATS_R3"];
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS", "NATS_R3",
+            "POSTGRES_PATRONI", "POSTGRES_PATRONI_SYNC"];
 
     /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
     public static IReadOnlyList<int> DefaultPorts { get; } = Table.UserPorts().ToArray();
@@ -42,6 +43,9 @@ public static class TestServers
 
     /// <summary>nats-r3's client port on each of its nodes (routes on this port + 10000, monitoring on + 1000).</summary>
     public static int NatsR3Port => Port("NATS_R3");
+
+    /// <summary>A Patroni topology's PostgreSQL port on each of its nodes (Patroni's REST API on this port + 1000).</summary>
+    public static int PatroniPort(bool synchronous) => Port(synchronous ? "POSTGRES_PATRONI_SYNC" : "POSTGRES_PATRONI");
 
     /// <summary>The first of the Redis Cluster's three masters (the next two ports are the others').</summary>
     public static int RedisClusterPort => Port("REDIS_CLUSTER");

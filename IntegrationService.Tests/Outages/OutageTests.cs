@@ -60,6 +60,8 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("redis-persistent", "redis-persistent")]
     [InlineData("redis-cluster", "redis-cluster")]
     [InlineData("redis-sentinel", "redis-sentinel")]
+    [InlineData("postgres-patroni", "postgres-patroni")]
+    [InlineData("postgres-patroni-sync", "postgres-patroni-sync")]
     public async Task AKeyValueStoreOutageIs503WithRetryAfterAndTheKeyIsThereAfterwards(string server, string storage)
     {
         var url = $"/v0/entity?id=outage-{Guid.NewGuid():N}&storage={storage}";

@@ -71,7 +71,7 @@ public sealed class PortTableTests
         Assert.All(TestServers.ServerRows, row => Assert.NotEqual(Table.User(row), Table.Test(row)));
         Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
         {
-            "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
+            "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "Postgres:Patroni", "Postgres:PatroniSync", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
             "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
         });
         Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
@@ -100,6 +100,20 @@ public sealed class PortTableTests
         Assert.Contains("ports.txt:2", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["PG 15432 15433", "PG 1 2"])).Message);
         Assert.Contains("'70000'", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["NATS 70000 14223"])).Message);
         Assert.Contains("ports.txt:1", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", ["NATS 14222"])).Message);
+    }
+
+    [Fact]
+    public void ARowsOffsetsOpenItsNoteAndItsServersTakeThosePortsToo()
+    {
+        var table = PortTable.Parse("ports.txt", ["NATS 14222 14223 clients", "NATS_R3 14224 14225 [+10000 +1000] routes, monitoring", "BENCH - 18081 [+5] no user port"]);
+        Assert.Equal([10000, 1000], table.Offsets("NATS_R3"));
+        Assert.Empty(table.Offsets("NATS"));
+        Assert.Equal([14222, 14224, 15224, 24224], table.UserPorts().Order());
+
+        foreach (var note in new[] { "[10000] x", "[+10000,+1000] x", "[] x", "[+10000 x", "[+70000] x" })
+        {
+            Assert.Contains("ports.txt:1", Assert.Throws<FormatException>(() => PortTable.Parse("ports.txt", [$"NATS_R3 14224 14225 {note}"])).Message);
+        }
     }
 
     private static IHost Host(Dictionary<string, string?> settings)

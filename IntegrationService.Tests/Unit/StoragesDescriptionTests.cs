@@ -53,6 +53,24 @@ public sealed class StoragesDescriptionTests
             "delivers those messages again.",
             ["Queue"], false),
         new("postgres", "PostgreSQL 15 alone", PostgresDurability, ["Author", "Item", "Queue", "KeyValue"], true),
+        new("postgres-patroni",
+            "PostgreSQL 15 on three nodes, each on its own loopback address and run by Patroni 3.0, with one etcd 3.4 holding the leader key " +
+            "(asynchronous streaming replication). The client is given every node and finds the primary (Npgsql's multiple hosts, " +
+            "Target Session Attributes=primary); a node found not to be the primary is asked again after a second.",
+            "Each node: " + PostgresDurability + " Asynchronous streaming replication: a commit returns before any replica has it, so a failover loses the acknowledged " +
+            "writes the promoted replica had not received (Patroni promotes only a replica at most 1 MiB of WAL behind), and a primary cut off from etcd keeps " +
+            "acknowledging writes until it demotes itself, which the promoted replica never gets. While no primary answers (the leader key expires 10 s after " +
+            "its Patroni last renewed it, then a replica is promoted) writes are refused (503).",
+            ["KeyValue"], false),
+        new("postgres-patroni-sync",
+            "PostgreSQL 15 on three nodes, each on its own loopback address and run by Patroni 3.0, with one etcd 3.4 holding the leader key " +
+            "(synchronous streaming replication). The client is given every node and finds the primary (Npgsql's multiple hosts, " +
+            "Target Session Attributes=primary); a node found not to be the primary is asked again after a second.",
+            "Each node: " + PostgresDurability + " Patroni's synchronous mode: one replica is named synchronous and a commit returns once it has the WAL, so the " +
+            "replica Patroni may promote has every acknowledged write (a failover of the primary loses nothing acknowledged). A commit cancelled while it waits " +
+            "for the replica (a 503 here) may still be visible, and kept or lost by the failover. While no primary answers (the leader key expires 10 s after " +
+            "its Patroni last renewed it, then a replica is promoted) writes are refused (503).",
+            ["KeyValue"], false),
         new("postgres-redis-cache",
             "Read-through Redis cache over PostgreSQL: a miss reads PostgreSQL and caches the answer for 3600 s unless a write invalidated the key meanwhile; " +
             "a write commits to PostgreSQL, then deletes the key. Redis: maxmemory 256mb, allkeys-lru.",
@@ -203,8 +221,25 @@ public sealed class StoragesDescriptionTests
         Assert.Equal((3, 3, "quorum", "nats-jetstream-raft", 4000, "nothing"),
             (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
         Assert.Equal(["127.0.0.41", "127.0.0.42", "127.0.0.43"], r3.Nodes);
+        foreach (var (name, synchronous) in new[] { ("postgres-patroni", false), ("postgres-patroni-sync", true) })
+        {
+            var patroni = Assert.IsType<ReplicationDescription>(Single(storages, name).Replication);
+            Assert.Equal((3, 1, synchronous ? "synchronous" : "asynchronous", "patroni-etcd", 10_000, synchronous ? "nothing" : "unreplicated"),
+                (patroni.DataNodes, patroni.Voters, patroni.Mode, patroni.Failover, patroni.DetectionMs, patroni.FailoverLoss));
+            Assert.Equal(synchronous ? ["127.0.0.61", "127.0.0.62", "127.0.0.63"] : ["127.0.0.51", "127.0.0.52", "127.0.0.53"], patroni.Nodes);
+            Assert.Equal(name, Assert.Single(Single(storages, name).Servers));
+        }
         // One server, no failover: no replication stated.
-        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3")), s => Assert.Null(s.Replication));
+        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3" or "postgres-patroni" or "postgres-patroni-sync")), s => Assert.Null(s.Replication));
+    }
+
+    [Fact]
+    public async Task WithoutItsNodesConfiguredThereIsNoPatroniTopology()
+    {
+        var storages = await StoragesAsync(new() { ["Postgres:Patroni"] = "", ["Postgres:PatroniSync"] = "" });
+
+        Assert.DoesNotContain(storages, s => s.Name.StartsWith("postgres-patroni", StringComparison.Ordinal));
+        Assert.Contains(storages, s => s.Name == "postgres");
     }
 
     [Fact]

@@ -84,11 +84,15 @@ public sealed class FingerprintCommand : Command
     public static bool CanRead(IServiceProvider services, string server) =>
         server is PostgresServiceCollectionExtensions.BackendName or TarantoolHealthCheck.BackendName or BeanstalkdQueueStore.BackendName
             or RabbitMqConnection.BackendName or NatsJetStreamQueue.BackendName or NatsJetStreamQueue.R3BackendName
+            or PostgresServiceCollectionExtensions.PatroniName or PostgresServiceCollectionExtensions.PatroniSyncName
         || services.GetRequiredService<RedisConnections>().All.Any(c => c.Name == server);
 
     private static Task<ServerFingerprint> ReadAsync(IServiceProvider services, string server, IReadOnlySet<string> serves, CancellationToken cancellationToken) => server switch
     {
         PostgresServiceCollectionExtensions.BackendName => PostgresFingerprint.ReadAsync(server, services.GetRequiredService<PostgresDatabase>(), cancellationToken),
+        // A Patroni topology's primary, as the service finds it.
+        PostgresServiceCollectionExtensions.PatroniName or PostgresServiceCollectionExtensions.PatroniSyncName =>
+            PostgresFingerprint.ReadAsync(server, services.GetRequiredKeyedService<PostgresDatabase>(server), cancellationToken),
         TarantoolHealthCheck.BackendName => TarantoolFingerprint.ReadAsync(server, services.GetRequiredService<TarantoolConnection>(),
             services.GetRequiredService<IOptions<TarantoolOptions>>(), cancellationToken),
         BeanstalkdQueueStore.BackendName => BeanstalkdFingerprint.ReadAsync(server, services.GetRequiredService<IOptions<BeanstalkdOptions>>(), cancellationToken),

@@ -26,7 +26,13 @@ internal static class PostgresFingerprint
     {
         var builder = new NpgsqlConnectionStringBuilder(database.DataSource.ConnectionString);
         var endpoint = $"{builder.Host}:{builder.Port}";
-        if (!await PortProbe.IsOpenAsync(builder.Host ?? "127.0.0.1", builder.Port, cancellationToken)) return ServerFingerprint.Down(server, endpoint);
+        // A replicated topology lists its nodes: it runs when any of them answers (its primary is read).
+        var running = false;
+        foreach (var host in (builder.Host ?? "127.0.0.1").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (running = await PortProbe.IsOpenAsync(host, builder.Port, cancellationToken)) break;
+        }
+        if (!running) return ServerFingerprint.Down(server, endpoint);
         return await database.RunOnConnectionAsync(async (connection, ct) =>
         {
             await using var transaction = await connection.BeginTransactionAsync(ct);

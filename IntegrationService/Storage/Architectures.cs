@@ -21,7 +21,10 @@ public static class Architectures
     private const string Postgres = PostgresServiceCollectionExtensions.BackendName;
     private const string Tarantool = TarantoolHealthCheck.BackendName;
 
-    /// <summary>Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is (the deployment has one).</summary>
+    /// <summary>
+    /// Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is, postgres-patroni and
+    /// postgres-patroni-sync only where Postgres:Patroni and Postgres:PatroniSync are (the deployment has one).
+    /// </summary>
     public static IServiceCollection AddArchitectures(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddSingleton(PostgresAlone);
@@ -38,6 +41,8 @@ public static class Architectures
         services.AddSingleton(RedisClusterKv);
         if (!string.IsNullOrEmpty(configuration["Redis:Sentinel"])) services.AddSingleton(RedisSentinel);
         if (!string.IsNullOrEmpty(configuration["Nats:R3Url"])) services.AddSingleton(NatsR3QueueArchitecture);
+        if (!string.IsNullOrEmpty(configuration["Postgres:Patroni"])) services.AddSingleton(sp => PostgresPatroni(sp, synchronous: false));
+        if (!string.IsNullOrEmpty(configuration["Postgres:PatroniSync"])) services.AddSingleton(sp => PostgresPatroni(sp, synchronous: true));
         return services;
     }
 
@@ -273,6 +278,40 @@ public static class Architectures
                 "among the nodes that have every acknowledged message (Raft). A failover of one node loses nothing acknowledged."),
         };
     }
+
+    /// <summary>
+    /// postgres-patroni(-sync): key-value pairs in PostgreSQL on three nodes, each run by Patroni, with one etcd holding the
+    /// leader key; the client follows the primary with Npgsql's multiple hosts (Target Session Attributes=primary).
+    /// </summary>
+    private static StorageArchitecture PostgresPatroni(IServiceProvider sp, bool synchronous)
+    {
+        var name = synchronous ? PostgresServiceCollectionExtensions.PatroniSyncName : PostgresServiceCollectionExtensions.PatroniName;
+        var replication = synchronous
+            ? "Patroni's synchronous mode: one replica is named synchronous and a commit returns once it has the WAL, so the replica " +
+              "Patroni may promote has every acknowledged write (a failover of the primary loses nothing acknowledged). A commit " +
+              "cancelled while it waits for the replica (a 503 here) may still be visible, and kept or lost by the failover."
+            : "Asynchronous streaming replication: a commit returns before any replica has it, so a failover loses the acknowledged " +
+              "writes the promoted replica had not received (Patroni promotes only a replica at most 1 MiB of WAL behind), and a " +
+              "primary cut off from etcd keeps acknowledging writes until it demotes itself, which the promoted replica never gets.";
+        return new(name,
+            $"PostgreSQL 15 on three nodes, each on its own loopback address and run by Patroni 3.0, with one etcd 3.4 holding the leader key " +
+            $"({(synchronous ? "synchronous" : "asynchronous")} streaming replication). The client is given every node and finds the primary " +
+            "(Npgsql's multiple hosts, Target Session Attributes=primary); a node found not to be the primary is asked again after a second.",
+            $"Each node: {PostgresDurability(Bound<PostgresOptions>(sp))} {replication} While no primary answers (the leader key expires " +
+            $"{PatroniTtlMs / 1000} s after its Patroni last renewed it, then a replica is promoted) writes are refused (503).",
+            null, null, [name], [])
+        {
+            Kv = sp.GetRequiredKeyedService<PostgresKvStore>(name),
+            Facts = DurabilityFacts.Synchronous,
+            Replication = new(3, 1, synchronous ? ReplicationMode.Synchronous : ReplicationMode.Asynchronous, "patroni-etcd", PatroniTtlMs,
+                synchronous ? Loss.Nothing : Loss.Unreplicated, [.. PortTable.PatroniNodes(synchronous)],
+                $"Three PostgreSQL nodes, a primary and two replicas; Patroni on each races for the leader key in one etcd (ttl {PatroniTtlMs / 1000} s, " +
+                $"loop_wait 2 s, infra/config/patroni.yml). {replication}"),
+        };
+    }
+
+    /// <summary>Patroni's leader key ttl (infra/config/patroni.yml): how long a primary whose Patroni is gone keeps the key.</summary>
+    private const int PatroniTtlMs = 10_000;
 
     /// <summary>How long a nats-server 2.9 follower waits for its leader before it campaigns, at the least (its Raft's election timeout, 4–9 s).</summary>
     private const int NatsR3ElectionMs = 4000;

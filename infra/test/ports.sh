@@ -39,25 +39,33 @@ lib() {
 
 malformed="$(awk '!/^#/ && NF > 0 && (NF < 3 || $1 !~ /^[A-Z][A-Z0-9_]*$/ || ($2 != "-" && $2 !~ /^[1-9][0-9]*$/) || ($3 != "-" && $3 !~ /^[1-9][0-9]*$/) || ($2 > 65535) || ($3 > 65535)) { print NR ": " $0 }' "$TABLE")"
 check "every row of the table is NAME USER TEST NOTE with ports or -${malformed:+ (not: $malformed)}" test -z "$malformed"
+bad_offsets="$(awk '!/^#/ && $4 ~ /^\[/ && $0 !~ /^[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+\[\+[1-9][0-9]*( \+[1-9][0-9]*)*\]/ { print NR ": " $0 }' "$TABLE")"
+check "a note's offsets are [+N +M …]${bad_offsets:+ (not: $bad_offsets)}" test -z "$bad_offsets"
 names_twice="$(awk '!/^#/ && NF > 0 { print $1 }' "$TABLE" | sort | uniq -d | xargs)"
 check "no name appears twice${names_twice:+ ($names_twice)}" test -z "$names_twice"
 
-# Every port a row takes in either column, as "PORT NAME column".
+# Every port a row takes in either column, as "PORT NAME column": its own, and the others its servers
+# take at script/lib.sh's offsets (port_offsets: the Redis Cluster's other masters and bus ports, the
+# Sentinels, the NATS routes and monitoring, Patroni's REST API and etcd). $1: another table.
 table_ports() {
-  awk '!/^#/ && NF >= 3 {
-    for (i = 2; i <= 3; i++) {
-      if ($i == "-") continue
-      column = i == 2 ? "user" : "test"
-      print $i, $1, column
-      if ($1 == "REDIS_CLUSTER") for (k = 1; k <= 2; k++) print $i + k, $1 "+" k, column
-      if ($1 == "REDIS_CLUSTER") for (k = 0; k <= 2; k++) print $i + 10000 + k, $1 "+" k " bus", column
-      if ($1 == "REDIS_SENTINEL") print $i + 10000, $1 " Sentinels", column
-      if ($1 == "NATS_R3") { print $i + 10000, $1 " routes", column; print $i + 1000, $1 " monitoring", column }
-    }
-  }' "$TABLE"
+  lib PORT_TABLE="${1:-$TABLE}" 'while read -r name user test _note; do
+      case "$name" in "" | "#"*) continue ;; esac
+      for column in user test; do
+        port="$user"; if [ "$column" = test ]; then port="$test"; fi
+        if [ "$port" = - ]; then continue; fi
+        echo "$port $name $column"
+        for offset in $(port_offsets "$name"); do echo "$((port + offset)) $name+$offset $column"; done
+      done
+    done <"$PORT_TABLE"'
 }
-shared="$(table_ports | sort -n | awk '$1 == last { print last ": " what " and " $2 " " $3 } { last = $1; what = $2 " " $3 }')"
+shared_ports() { table_ports "$@" | sort -n | awk '$1 == last { print last ": " what " and " $2 " " $3 } { last = $1; what = $2 " " $3 }'; }
+shared="$(shared_ports)"
 check "no two rows (or columns) share a port${shared:+ ($shared)}" test -z "$shared"
+# The same table with postgres-patroni's etcd peers (+ 3000) moved onto nats-r3's routes (+ 10000).
+awk '$1 == "POSTGRES_PATRONI" { $2 = 21224; $3 = 21225 } { print }' "$TABLE" >"$TMP/clash.txt"
+clash="$(shared_ports "$TMP/clash.txt" | xargs)"
+check "... a port two rows take at their offsets counts as shared (${clash:-none found})" \
+  test "$clash" = "24224: NATS_R3+10000 user and POSTGRES_PATRONI+3000 user 24225: NATS_R3+10000 test and POSTGRES_PATRONI+3000 test"
 check "the table has the RabbitMQ distribution port as its own row" grep -qE '^RABBITMQ_DIST[[:space:]]' "$TABLE"
 
 # ---- script/lib.sh reads it ----------------------------------------------------------------

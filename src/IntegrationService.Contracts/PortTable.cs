@@ -11,9 +11,9 @@ public sealed class PortTable
     /// <summary>Where the table lives, relative to the repository root.</summary>
     public static readonly string RelativePath = Path.Combine("infra", "config", "ports.txt");
 
-    private readonly Dictionary<string, (int? User, int? Test)> _rows;
+    private readonly Dictionary<string, (int? User, int? Test, int[] Offsets)> _rows;
 
-    private PortTable(string path, Dictionary<string, (int? User, int? Test)> rows)
+    private PortTable(string path, Dictionary<string, (int? User, int? Test, int[] Offsets)> rows)
     {
         FilePath = path;
         _rows = rows;
@@ -30,15 +30,12 @@ public sealed class PortTable
     /// <summary>The tests' port of a row; throws when the row is missing or has none.</summary>
     public int Test(string name) => Row(name).Test ?? throw new InvalidOperationException($"{FilePath}: {name} has no tests' port");
 
-    /// <summary>Every user's port of the table, the Redis Cluster's other two masters, the Sentinels' port and nats-r3's route and monitoring ports included.</summary>
+    /// <summary>The other ports a row's servers take, as offsets from its port (the "[+N …]" that opens its note).</summary>
+    public IReadOnlyList<int> Offsets(string name) => Row(name).Offsets;
+
+    /// <summary>Every user's port of the table, with the ports each row takes at its offsets.</summary>
     public IEnumerable<int> UserPorts() => _rows.SelectMany(row =>
-        row.Value.User is not { } port ? [] : row.Key switch
-        {
-            "REDIS_CLUSTER" => new[] { port, port + 1, port + 2 },
-            "REDIS_SENTINEL" => [port, port + 10000],
-            "NATS_R3" => [port, port + 10000, port + 1000],
-            _ => [port],
-        });
+        row.Value.User is not { } port ? [] : row.Value.Offsets.Select(offset => port + offset).Prepend(port));
 
     /// <summary>The loopback addresses of redis-sentinel's three nodes (script/services: data nodes on the first two, a Sentinel on each).</summary>
     public static IReadOnlyList<string> SentinelNodes { get; } = ["127.0.0.21", "127.0.0.22", "127.0.0.23"];
@@ -59,7 +56,18 @@ public sealed class PortTable
     /// <summary>NATS.Net's URL for nats-r3 whose nodes take clients on <paramref name="port"/>: every node, comma-separated.</summary>
     public static string NatsR3Url(int port) => string.Join(',', NatsR3Nodes.Select(address => $"nats://{address}:{port}"));
 
-    private (int? User, int? Test) Row(string name) =>
+    /// <summary>The loopback addresses of a Patroni topology's three PostgreSQL nodes (script/services): postgres-patroni's, or postgres-patroni-sync's.</summary>
+    public static IReadOnlyList<string> PatroniNodes(bool synchronous) =>
+        synchronous ? ["127.0.0.61", "127.0.0.62", "127.0.0.63"] : ["127.0.0.51", "127.0.0.52", "127.0.0.53"];
+
+    /// <summary>
+    /// Npgsql's connection string for a Patroni topology whose nodes listen on <paramref name="port"/>: every node, and
+    /// the primary asked for (Target Session Attributes); a node found not to be it is asked again after a second.
+    /// </summary>
+    public static string PatroniConnectionString(bool synchronous, int port) =>
+        $"Host={string.Join(',', PatroniNodes(synchronous))};Port={port};Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1";
+
+    private (int? User, int? Test, int[] Offsets) Row(string name) =>
         _rows.TryGetValue(name, out var row) ? row : throw new InvalidOperationException($"{FilePath} has no row {name}");
 
     /// <summary>The table in the first directory from <paramref name="start"/> upwards that holds it, or null.</summary>
@@ -80,16 +88,26 @@ public sealed class PortTable
 
     public static PortTable Parse(string path, IEnumerable<string> lines)
     {
-        var rows = new Dictionary<string, (int? User, int? Test)>(StringComparer.Ordinal);
+        var rows = new Dictionary<string, (int? User, int? Test, int[] Offsets)>(StringComparer.Ordinal);
         var number = 0;
         foreach (var line in lines)
         {
             number++;
             var fields = line.Split((char[]?)null, 4, StringSplitOptions.RemoveEmptyEntries);
             if (fields.Length == 0 || fields[0].StartsWith('#')) continue;
-            if (fields.Length < 3 || !rows.TryAdd(fields[0], (Port(fields[1]), Port(fields[2]))))
+            if (fields.Length < 3 || !rows.TryAdd(fields[0], (Port(fields[1]), Port(fields[2]), Offsets(fields.Length > 3 ? fields[3] : ""))))
             {
                 throw new FormatException($"{path}:{number}: expected a new NAME USER TEST [NOTE], got '{line}'");
+            }
+
+            int[] Offsets(string note)
+            {
+                if (!note.StartsWith('[')) return [];
+                var end = note.IndexOf(']', StringComparison.Ordinal);
+                var offsets = end < 0 ? null : note[1..end].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                return offsets is { Length: > 0 } && offsets.All(o => o.Length > 1 && o[0] == '+')
+                    ? offsets.Select(o => Port(o[1..])!.Value).ToArray()
+                    : throw new FormatException($"{path}:{number}: a note's offsets are [+N +M …], got '{note}'");
             }
 
             int? Port(string field) =>

@@ -6,9 +6,14 @@ namespace IntegrationService.Storage.Postgres;
 /// <summary>
 /// The service's access to PostgreSQL: one multiplexing data source, a deadline on every call, and
 /// the translation of driver failures that mean "the server is not there" (refused, dropped, timed
-/// out, shutting down) into <see cref="StorageUnavailableException"/>.
+/// out, shutting down, or no longer the primary) into <see cref="StorageUnavailableException"/>.
 /// </summary>
-public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<PostgresOptions> options)
+/// <param name="dataSource">The data source every call runs on.</param>
+/// <param name="options">Deadlines, and the connection string when <paramref name="connectionString"/> is not given.</param>
+/// <param name="backend">The server's name in 503 answers ("postgres", or a replicated topology's).</param>
+/// <param name="connectionString">The data source's connection string (a replicated topology's), for connections of their own.</param>
+public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<PostgresOptions> options, string backend = PostgresServiceCollectionExtensions.BackendName,
+    string? connectionString = null)
 {
     // Npgsql does not enforce CommandTimeout on multiplexed commands, so the deadline is ours.
     private readonly TimeSpan _timeout = TimeSpan.FromSeconds(options.Value.CommandTimeoutSeconds);
@@ -36,7 +41,7 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<Postg
     // and a fill-queue COPY hung there for good in a blocking socket read while authenticating the
     // new physical connection. These calls are rare (start-up,
     // tools), so each opens a connection of its own and closes it.
-    private readonly string _dedicatedConnectionString = new NpgsqlConnectionStringBuilder(options.Value.ConnectionString)
+    private readonly string _dedicatedConnectionString = new NpgsqlConnectionStringBuilder(connectionString ?? options.Value.ConnectionString)
     {
         Multiplexing = false,
         Pooling = false,
@@ -82,9 +87,10 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<Postg
 
     internal static bool IsUnavailable(Exception e) => e switch
     {
+        // A write on a server that is now a standby (a pooled connection to a demoted primary) is 25006.
         PostgresException p => p.SqlState.StartsWith("08", StringComparison.Ordinal)
             || p.SqlState is PostgresErrorCodes.AdminShutdown or PostgresErrorCodes.CrashShutdown
-                or PostgresErrorCodes.CannotConnectNow or PostgresErrorCodes.TooManyConnections,
+                or PostgresErrorCodes.CannotConnectNow or PostgresErrorCodes.TooManyConnections or PostgresErrorCodes.ReadOnlySqlTransaction,
         NpgsqlException => true,
         TimeoutException => true,
         _ => false,
@@ -95,7 +101,7 @@ public sealed class PostgresDatabase(NpgsqlDataSource dataSource, IOptions<Postg
         // Idle connections to a restarted server are dead too: drop them now rather than failing
         // one request per stale connection.
         DataSource.Clear();
-        return new StorageUnavailableException("postgres", Describe(e), e);
+        return new StorageUnavailableException(backend, Describe(e), e);
     }
 
     private static string Describe(Exception e) =>

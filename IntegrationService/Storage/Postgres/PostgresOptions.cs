@@ -12,6 +12,15 @@ public sealed class PostgresOptions
     [Required(ErrorMessage = "Postgres:ConnectionString is not set: Postgres__ConnectionString in the environment or --Postgres:ConnectionString=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
     public string ConnectionString { get; set; } = "";
 
+    /// <summary>
+    /// Npgsql connection string of postgres-patroni (PostgreSQL with Patroni on three nodes, asynchronous replication):
+    /// every node, with <c>Target Session Attributes=primary</c>. Unset: the architecture is not offered.
+    /// </summary>
+    public string? Patroni { get; set; }
+
+    /// <summary>The same for postgres-patroni-sync (Patroni's synchronous mode).</summary>
+    public string? PatroniSync { get; set; }
+
     /// <summary>Seconds one call may take before it answers 503 (never 0: that would mean forever).</summary>
     [Range(1, 300)]
     public int CommandTimeoutSeconds { get; set; } = 5;

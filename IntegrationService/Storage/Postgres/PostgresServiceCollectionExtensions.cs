@@ -14,7 +14,13 @@ public static class PostgresServiceCollectionExtensions
     /// data loader, health check and schema initializer. The architectures using them are composed in
     /// <see cref="Architectures"/>.
     /// </summary>
-    public static IServiceCollection AddPostgres(this IServiceCollection services)
+    /// <summary>postgres-patroni's name (its servers in script/services, its health check, its architecture).</summary>
+    public const string PatroniName = "postgres-patroni";
+
+    /// <summary>postgres-patroni-sync's.</summary>
+    public const string PatroniSyncName = "postgres-patroni-sync";
+
+    public static IServiceCollection AddPostgres(this IServiceCollection services, IConfiguration? configuration = null)
     {
         services.AddOptions<PostgresOptions>().BindConfiguration("Postgres").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => CreateDataSource(sp.GetRequiredService<IOptions<PostgresOptions>>().Value));
@@ -27,7 +33,28 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
         services.AddHostedService<PostgresSchemaInitializer>();
+        if (!string.IsNullOrEmpty(configuration?["Postgres:Patroni"])) AddPatroni(services, PatroniName, o => o.Patroni!);
+        if (!string.IsNullOrEmpty(configuration?["Postgres:PatroniSync"])) AddPatroni(services, PatroniSyncName, o => o.PatroniSync!);
         return services;
+    }
+
+    /// <summary>
+    /// A Patroni topology's database (keyed <paramref name="name"/>): a data source over every node that finds the
+    /// primary (Npgsql's multiple hosts with Target Session Attributes=primary), its key-value store, schema and health check.
+    /// </summary>
+    private static void AddPatroni(IServiceCollection services, string name, Func<PostgresOptions, string> connectionString)
+    {
+        services.AddKeyedSingleton(name, (sp, _) =>
+        {
+            var options = sp.GetRequiredService<IOptions<PostgresOptions>>();
+            var settings = connectionString(options.Value);
+            // Npgsql multiplexes on one host only.
+            return new PostgresDatabase(CreateDataSource(options.Value, settings, multiplexing: false), options, name, settings);
+        });
+        services.AddKeyedSingleton(name, (sp, _) => new PostgresKvStore(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
+        services.AddHealthChecks().AddBackend(name, sp => new PostgresHealthCheck(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
+        services.AddSingleton<IHostedService>(sp => new PostgresSchemaInitializer(sp.GetRequiredKeyedService<PostgresDatabase>(name),
+            sp.GetRequiredService<IOptions<PostgresOptions>>(), sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
     }
 
     /// <summary>
@@ -35,12 +62,14 @@ public static class PostgresServiceCollectionExtensions
     /// multiplexing too); connects have a timeout, and <see cref="PostgresDatabase"/> puts one on
     /// every call.
     /// </summary>
-    private static NpgsqlDataSource CreateDataSource(PostgresOptions options)
+    private static NpgsqlDataSource CreateDataSource(PostgresOptions options) => CreateDataSource(options, options.ConnectionString, options.Multiplexing);
+
+    private static NpgsqlDataSource CreateDataSource(PostgresOptions options, string settings, bool multiplexing)
     {
-        var connectionString = new NpgsqlConnectionStringBuilder(options.ConnectionString)
+        var connectionString = new NpgsqlConnectionStringBuilder(settings)
         {
             Pooling = true,
-            Multiplexing = options.Multiplexing,
+            Multiplexing = multiplexing,
             MaxPoolSize = options.MaxPoolSize,
             MinPoolSize = Math.Min(options.WarmConnections, options.MaxPoolSize),
             Timeout = options.ConnectTimeoutSeconds,

@@ -58,6 +58,13 @@ internal sealed class ServiceUnderTest(string directory, string url, string logF
         }
     }
 
+    /// <summary>
+    /// Empties a queue with the service's own tool (<c>IntegrationService purge-queue</c>, on the test instances' servers
+    /// crash runs on); what it printed (the depth before and after).
+    /// </summary>
+    public string EmptyQueue(string queue) =>
+        ProcessRunner.Checked("dotnet", [Path.Combine(directory, "IntegrationService.dll"), "purge-queue", "--queue", queue], CancellationToken.None).Trim();
+
     public void Dispose() => Stop();
 
     private void Start()
