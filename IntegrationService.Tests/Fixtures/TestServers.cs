@@ -123,6 +123,8 @@ public static class TestServers
             $"--RabbitMq:Port={RabbitMqPort}",
             $"--Nats:Url=nats://127.0.0.1:{NatsPort}",
             $"--Nats:R3Url={PortTable.NatsR3Url(NatsR3Port)}",
+            $"--Postgres:Patroni={PortTable.PatroniConnectionString(false, PatroniPort(false))}",
+            $"--Postgres:PatroniSync={PortTable.PatroniConnectionString(true, PatroniPort(true))}",
         ];
     }
 

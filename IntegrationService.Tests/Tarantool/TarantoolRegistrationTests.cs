@@ -55,7 +55,7 @@ public sealed class TarantoolRegistrationTests
         services.AddLogging();
         services.AddTarantool();
         // The architectures are composed in one place from every technology's stores.
-        services.AddPostgres();
+        services.AddPostgres(configuration);
         services.AddRedis(configuration);
         services.AddBeanstalkd();
         services.AddRabbitMq();

@@ -20,7 +20,7 @@ public static class PostgresServiceCollectionExtensions
     /// <summary>postgres-patroni-sync's.</summary>
     public const string PatroniSyncName = "postgres-patroni-sync";
 
-    public static IServiceCollection AddPostgres(this IServiceCollection services, IConfiguration? configuration = null)
+    public static IServiceCollection AddPostgres(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddOptions<PostgresOptions>().BindConfiguration("Postgres").ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton(sp => CreateDataSource(sp.GetRequiredService<IOptions<PostgresOptions>>().Value));
@@ -33,8 +33,8 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
         services.AddHostedService<PostgresSchemaInitializer>();
-        if (!string.IsNullOrEmpty(configuration?["Postgres:Patroni"])) AddPatroni(services, PatroniName, o => o.Patroni!);
-        if (!string.IsNullOrEmpty(configuration?["Postgres:PatroniSync"])) AddPatroni(services, PatroniSyncName, o => o.PatroniSync!);
+        if (!string.IsNullOrEmpty(configuration["Postgres:Patroni"])) AddPatroni(services, PatroniName, o => o.Patroni!);
+        if (!string.IsNullOrEmpty(configuration["Postgres:PatroniSync"])) AddPatroni(services, PatroniSyncName, o => o.PatroniSync!);
         return services;
     }
 
