@@ -46,7 +46,7 @@ public static class PostgresServiceCollectionExtensions
     {
         services.AddKeyedSingleton(name, (sp, _) =>
         {
-            var options = sp.GetRequiredService<IOptions<PostgresOptions>>();
+            var options = PatroniOptions(sp);
             var settings = connectionString(options.Value);
             // Npgsql multiplexes on one host only.
             return new PostgresDatabase(CreateDataSource(options.Value, settings, multiplexing: false), options, name, settings);
@@ -54,7 +54,23 @@ public static class PostgresServiceCollectionExtensions
         services.AddKeyedSingleton(name, (sp, _) => new PostgresKvStore(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
         services.AddHealthChecks().AddBackend(name, sp => new PostgresHealthCheck(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
         services.AddSingleton<IHostedService>(sp => new PostgresSchemaInitializer(sp.GetRequiredKeyedService<PostgresDatabase>(name),
-            sp.GetRequiredService<IOptions<PostgresOptions>>(), sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
+            PatroniOptions(sp), sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
+    }
+
+    /// <summary>
+    /// The options, with at most 2 warm connections: without multiplexing every open connection is a backend on the
+    /// primary, and the test suites' many service hosts ran the nodes out of them ("too many clients").
+    /// </summary>
+    private static IOptions<PostgresOptions> PatroniOptions(IServiceProvider sp)
+    {
+        var options = sp.GetRequiredService<IOptions<PostgresOptions>>().Value;
+        return Options.Create(new PostgresOptions
+        {
+            ConnectionString = options.ConnectionString, Patroni = options.Patroni, PatroniSync = options.PatroniSync,
+            CommandTimeoutSeconds = options.CommandTimeoutSeconds, ConnectTimeoutSeconds = options.ConnectTimeoutSeconds,
+            Multiplexing = false, MaxPoolSize = options.MaxPoolSize, WarmConnections = Math.Min(2, options.WarmConnections),
+            QueueTakesInFlight = options.QueueTakesInFlight, SynchronousCommit = options.SynchronousCommit, Fsync = options.Fsync,
+        });
     }
 
     /// <summary>
