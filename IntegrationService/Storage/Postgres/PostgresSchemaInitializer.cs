@@ -1,5 +1,4 @@
 using System.Reflection;
-using Microsoft.Extensions.Options;
 using Npgsql;
 
 namespace IntegrationService.Storage.Postgres;
@@ -9,10 +8,13 @@ namespace IntegrationService.Storage.Postgres;
 /// exists and the pool is open before the first request; when it is down the service still starts
 /// (answering 503) and keeps trying.
 /// </summary>
-internal sealed class PostgresSchemaInitializer(PostgresDatabase database, IOptions<PostgresOptions> options, ILogger<PostgresSchemaInitializer> logger) : BackgroundService
+/// <param name="database">The database (the main one, or a Patroni topology's).</param>
+/// <param name="warmConnections">How many connections to open once the schema is there (<see cref="PostgresOptions.WarmConnections"/>).</param>
+/// <param name="logger">Its log.</param>
+internal sealed class PostgresSchemaInitializer(PostgresDatabase database, int warmConnections, ILogger<PostgresSchemaInitializer> logger) : BackgroundService
 {
     private static readonly TimeSpan RetryDelay = TimeSpan.FromSeconds(2);
-    private readonly int _warmConnections = options.Value.WarmConnections;
+    private readonly int _warmConnections = warmConnections;
     private readonly TaskCompletionSource _firstAttempt = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public override async Task StartAsync(CancellationToken cancellationToken)

@@ -32,7 +32,8 @@ public static class PostgresServiceCollectionExtensions
         services.AddSingleton<ILocationCatalog, PostgresLocationCatalog>();
         services.AddSingleton<IItemDataLoader, PostgresItemDataLoader>();
         services.AddHealthChecks().AddBackend<PostgresHealthCheck>(BackendName);
-        services.AddHostedService<PostgresSchemaInitializer>();
+        services.AddSingleton<IHostedService>(sp => new PostgresSchemaInitializer(sp.GetRequiredService<PostgresDatabase>(),
+            sp.GetRequiredService<IOptions<PostgresOptions>>().Value.WarmConnections, sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
         if (!string.IsNullOrEmpty(configuration["Postgres:Patroni"])) AddPatroni(services, PatroniName, o => o.Patroni!);
         if (!string.IsNullOrEmpty(configuration["Postgres:PatroniSync"])) AddPatroni(services, PatroniSyncName, o => o.PatroniSync!);
         return services;
@@ -46,48 +47,39 @@ public static class PostgresServiceCollectionExtensions
     {
         services.AddKeyedSingleton(name, (sp, _) =>
         {
-            var options = PatroniOptions(sp);
+            var options = sp.GetRequiredService<IOptions<PostgresOptions>>();
             var settings = connectionString(options.Value);
             // Npgsql multiplexes on one host only.
-            return new PostgresDatabase(CreateDataSource(options.Value, settings, multiplexing: false), options, name, settings);
+            return new PostgresDatabase(CreateDataSource(options.Value, settings, multiplexing: false, PatroniWarmConnections(options.Value)), options, name, settings);
         });
         services.AddKeyedSingleton(name, (sp, _) => new PostgresKvStore(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
         services.AddHealthChecks().AddBackend(name, sp => new PostgresHealthCheck(sp.GetRequiredKeyedService<PostgresDatabase>(name)));
         services.AddSingleton<IHostedService>(sp => new PostgresSchemaInitializer(sp.GetRequiredKeyedService<PostgresDatabase>(name),
-            PatroniOptions(sp), sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
+            PatroniWarmConnections(sp.GetRequiredService<IOptions<PostgresOptions>>().Value), sp.GetRequiredService<ILogger<PostgresSchemaInitializer>>()));
     }
 
     /// <summary>
-    /// The options, with at most 2 warm connections: without multiplexing every open connection is a backend on the
-    /// primary, and the test suites' many service hosts ran the nodes out of them ("too many clients").
+    /// At most 2: without multiplexing every open connection is a backend on the primary, and the test suites' many
+    /// service hosts ran the nodes out of them ("too many clients").
     /// </summary>
-    private static IOptions<PostgresOptions> PatroniOptions(IServiceProvider sp)
-    {
-        var options = sp.GetRequiredService<IOptions<PostgresOptions>>().Value;
-        return Options.Create(new PostgresOptions
-        {
-            ConnectionString = options.ConnectionString, Patroni = options.Patroni, PatroniSync = options.PatroniSync,
-            CommandTimeoutSeconds = options.CommandTimeoutSeconds, ConnectTimeoutSeconds = options.ConnectTimeoutSeconds,
-            Multiplexing = false, MaxPoolSize = options.MaxPoolSize, WarmConnections = Math.Min(2, options.WarmConnections),
-            QueueTakesInFlight = options.QueueTakesInFlight, SynchronousCommit = options.SynchronousCommit, Fsync = options.Fsync,
-        });
-    }
+    private static int PatroniWarmConnections(PostgresOptions options) => Math.Min(2, options.WarmConnections);
 
     /// <summary>
     /// One data source for the process. Repeated SQL is prepared automatically (that works with
     /// multiplexing too); connects have a timeout, and <see cref="PostgresDatabase"/> puts one on
     /// every call.
     /// </summary>
-    private static NpgsqlDataSource CreateDataSource(PostgresOptions options) => CreateDataSource(options, options.ConnectionString, options.Multiplexing);
+    private static NpgsqlDataSource CreateDataSource(PostgresOptions options) =>
+        CreateDataSource(options, options.ConnectionString, options.Multiplexing, options.WarmConnections);
 
-    private static NpgsqlDataSource CreateDataSource(PostgresOptions options, string settings, bool multiplexing)
+    private static NpgsqlDataSource CreateDataSource(PostgresOptions options, string settings, bool multiplexing, int warmConnections)
     {
         var connectionString = new NpgsqlConnectionStringBuilder(settings)
         {
             Pooling = true,
             Multiplexing = multiplexing,
             MaxPoolSize = options.MaxPoolSize,
-            MinPoolSize = Math.Min(options.WarmConnections, options.MaxPoolSize),
+            MinPoolSize = Math.Min(warmConnections, options.MaxPoolSize),
             Timeout = options.ConnectTimeoutSeconds,
             CommandTimeout = options.CommandTimeoutSeconds,
             MaxAutoPrepare = 32,
