@@ -53,6 +53,15 @@ public sealed class MatrixPlanTests
     }
 
     [Fact]
+    public void QueueRowsOnBothReadPathsStartFromAnEmptyQueueAndOtherRowsLeaveTheirStoreAlone()
+    {
+        var rows = MatrixPlan.Build(CatalogueFixture.Load(), ["redis-sentinel"], ["queue", "queue-leased", "kv"], ["db-kill"]);
+
+        Assert.Equal(["redis-sentinel queue db-kill", "redis-sentinel queue-leased db-kill"], rows.Where(r => r.StartsFromAnEmptyQueue).Select(r => r.Label));
+        Assert.Equal(["redis-sentinel kv db-kill"], rows.Where(r => !r.StartsFromAnEmptyQueue).Select(r => r.Label));
+    }
+
+    [Fact]
     public void AnArchitectureServingOnlyOneKindGetsOnlyThatKindsRows()
     {
         var rows = Plan(["author", "item"], ["db-kill", "db-stop"], ["postgres-redis-persistent"]);

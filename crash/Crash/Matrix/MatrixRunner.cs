@@ -93,9 +93,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             var targets = row.Fault.Targets(row.Storage);
             if (targets.Count > 0 && !_servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log"))))
                 throw new InvalidOperationException($"{row.Label}: script/services up {string.Join(' ', targets)} failed (see servers.log)");
-            // A queue run drains the queue to its end: it starts from an empty one, not behind what an earlier run or tool left
-            // (the bench leaves its last cell's writes: 43 055 messages kept a run's drain from reaching its own for 60 s).
-            if (row.Kind is CrashKind.Queue or CrashKind.LeasedQueue)
+            if (row.StartsFromAnEmptyQueue)
                 Console.Error.WriteLine($"crash: {row.Label}: emptied the queue: {_service.EmptyQueue(row.Storage.Name)}");
             _service.Restart();
             var (result, exitCode) = await CrashCommand.Execute(run).ConfigureAwait(false);
