@@ -162,4 +162,28 @@ public sealed class ServiceCliTests
         Assert.Equal(0, code);
         Assert.Contains(output.Split('\n'), line => line.StartsWith("redis-aof ", StringComparison.Ordinal) && line.Contains("window (1000 ms)"));
     }
+
+    [Fact]
+    public async Task APurgesCountIsReadAgainUntilTheQueueShowsThePurge()
+    {
+        var counts = new Queue<long>([10_811, 3, 0, 7]);
+        var reads = 0;
+
+        var after = await PurgeQueueCommand.SettledCountAsync(() => { reads++; return Task.FromResult(counts.Dequeue()); }, [TimeSpan.Zero, TimeSpan.Zero, TimeSpan.Zero, TimeSpan.Zero]);
+
+        Assert.Equal(0, after);
+        Assert.Equal(3, reads); // no read after the first 0
+    }
+
+    [Fact]
+    public async Task AQueueStillWrittenToCountsMessagesAfterEveryWaitAndThePurgeFails()
+    {
+        var reads = 0;
+
+        var after = await PurgeQueueCommand.SettledCountAsync(() => Task.FromResult((long)++reads), [TimeSpan.Zero, TimeSpan.Zero]);
+
+        Assert.Equal(3, after);
+        Assert.Equal(3, reads);
+        Assert.InRange(PurgeQueueCommand.SettleDelays.Sum(d => d.TotalSeconds), 2, 5); // seconds, not minutes, before it says so
+    }
 }
