@@ -36,6 +36,16 @@ public sealed class MatrixPlanTests
     }
 
     [Fact]
+    public void APowerLossIsRepeatedOnAReplicatedArchitectureOnlyWhereItCutsEveryNodeAtOnce()
+    {
+        var rows = MatrixPlan.Build(CatalogueFixture.Load(), ["redis-sentinel", "redis-persistent"], ["kv"], ["power-loss"], failoverRepeats: 3);
+
+        Assert.Equal(["redis-sentinel kv power-loss #1", "redis-sentinel kv power-loss #2", "redis-sentinel kv power-loss #3"],
+            rows.Where(r => r.Storage.Name == "redis-sentinel").Select(r => r.Label));
+        Assert.Equal("redis-persistent kv power-loss", rows.Single(r => r.Storage.Name == "redis-persistent").Label);
+    }
+
+    [Fact]
     public void AFailoverStopOutlastsThreeDetectionsAndOtherStopsKeepTheirSeconds()
     {
         var sentinel = CatalogueFixture.Entry("redis-sentinel"); // detectionMs 2000

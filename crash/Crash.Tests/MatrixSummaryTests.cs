@@ -62,6 +62,18 @@ public sealed class MatrixSummaryTests
     }
 
     [Fact]
+    public void APowerLossOfEveryNodeOfAReplicatedArchitectureIsSummedUpWithTheFailovers()
+    {
+        var window = new RowCheck("powerLoss", "window", null, true, []);
+        RunResult Run(string storage, bool replicated, long lost) =>
+            new CrashResult { Storage = storage, Kind = "kv", Fault = "power-loss", Replicated = replicated, Acked = 100, Lost = lost, UnavailableS = 6.2, Check = window };
+        var failovers = MatrixSummary.Failovers([Run("redis-sentinel", true, 24), Run("redis-sentinel", true, 0), Run("redis-persistent", false, 3)]);
+
+        Assert.Contains("| redis-sentinel | kv | power-loss | 2 | 6.2 s | 6.2 s | 0 | 24 (1 of 2) |", failovers);
+        Assert.DoesNotContain("redis-persistent", failovers);
+    }
+
+    [Fact]
     public void TheTableShowsAProblemAndTheStatedDurability()
     {
         var bad = new RowCheck("processCrash", "nothing", 0, false, ["1 acknowledged writes lost (processCrash: nothing)"]);

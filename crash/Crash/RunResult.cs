@@ -30,6 +30,8 @@ public abstract record RunResult
     public string Kind { get; init; } = "";
     /// <summary>The fault's name when a matrix ran it (null for a lone <c>crash run</c>).</summary>
     public string? Fault { get; init; }
+    /// <summary>The architecture is replicated (the catalogue's replication): a power-loss fault cut every node at once.</summary>
+    public bool Replicated { get; init; }
     public string Url { get; init; } = "";
     public string RunId { get; init; } = "";
     public DateTimeOffset StartedAt { get; init; }

@@ -42,6 +42,13 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
         _ => entry.Durability.ProcessCrash,
     };
 
+    /// <summary>
+    /// Whether a row of this fault on <paramref name="entry"/> is a distribution, run --failover-repeats times: a failover,
+    /// or a power loss of a replicated architecture, which cuts every node at once (its data directory holds every
+    /// node's, on one power-loss layer) and so is a failure of the whole topology, not of one server.
+    /// </summary>
+    public bool IsRepeatedOn(StorageDescription entry) => Promise == Promise.Failover || (Promise == Promise.PowerLoss && entry.Replication is not null);
+
     /// <summary>Whether the fault applies to <paramref name="entry"/>: a failover only to a replicated architecture.</summary>
     public bool AppliesTo(StorageDescription entry) => Promise != Promise.Failover || entry.Replication is not null;
 

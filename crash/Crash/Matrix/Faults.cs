@@ -27,7 +27,8 @@ public static class Faults
             Length = FaultLength.StopTime,
         },
         // script/services powercut: the servers run on crash/powerloss's layer (the matrix starts them so), which drops what they did not fsync.
-        new("power-loss", FaultTarget.Servers, Promise.PowerLoss, "drop what the servers wrote but did not fsync, then restart them")
+        new("power-loss", FaultTarget.Servers, Promise.PowerLoss,
+            "drop what the servers wrote but did not fsync, then restart them (a replicated architecture: every node at once, a coordinated power loss)")
         {
             Run = ServerFaults.PowerCut,
             // The cut itself is instant; what takes time is starting the servers again, as after db-kill.

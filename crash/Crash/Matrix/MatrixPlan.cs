@@ -12,7 +12,7 @@ namespace Crash.Matrix;
 public static class MatrixPlan
 {
     /// <param name="storages">Names or aliases; empty: every architecture in the catalogue.</param>
-    /// <param name="failoverRepeats">How many runs each failover row gets (their unavailability is a distribution); others get one.</param>
+    /// <param name="failoverRepeats">How many runs each failover row, and each power loss of a replicated architecture's every node, gets (their unavailability is a distribution); others get one.</param>
     /// <exception cref="InputException">An unknown architecture, kind or fault, or nothing to run.</exception>
     public static IReadOnlyList<MatrixRow> Build(StorageCatalogue catalogue, IReadOnlyList<string> storages, IReadOnlyList<string> kinds, IReadOnlyList<string> faults,
         int failoverRepeats = 1)
@@ -34,7 +34,7 @@ public static class MatrixPlan
                 var truth = catalogue.TruthFor(entry, kind.Serves())?.Name;
                 foreach (var fault in faultList.Where(fault => fault.AppliesTo(entry)))
                 {
-                    var repeats = fault.Promise == Promise.Failover ? failoverRepeats : 1;
+                    var repeats = fault.IsRepeatedOn(entry) ? failoverRepeats : 1;
                     rows.AddRange(Enumerable.Range(1, repeats).Select(k => new MatrixRow(entry, kind, fault, truth) { Repetition = k, Repetitions = repeats }));
                 }
             }

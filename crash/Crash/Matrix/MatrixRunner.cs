@@ -103,7 +103,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
                 status = 1;
             }
             if (result is null) continue;
-            result = result with { Fault = row.Fault.Name, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
+            result = result with { Fault = row.Fault.Name, Replicated = row.Storage.Replication is not null, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
             result.Write(path);
             if (result.Timeline is { } timeline)
                 File.WriteAllText(Path.Combine(options.Out, MatrixSummary.ChartFile(row.Label)), Timeline.TimelineSvg.Render(timeline, row.Label));

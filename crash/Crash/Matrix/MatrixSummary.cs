@@ -84,14 +84,14 @@ public static class MatrixSummary
     }
 
     /// <summary>
-    /// The failover rows as distributions, one line per architecture, write kind and fault over its runs: how long
+    /// The failover rows (and a replicated architecture's coordinated power loss) as distributions, one line per architecture, write kind and fault over its runs: how long
     /// writes failed (median and max of unavailable_s), what was lost, stale and duplicated in all of them, and when
     /// p99 was back under the SLO (median and max; runs where it was not within the run counted apart). Empty
     /// without failover rows.
     /// </summary>
     public static string Failovers(IEnumerable<RunResult> results)
     {
-        var groups = results.Where(r => r.Fault is { } f && Faults.Find(f)?.Promise == Promise.Failover)
+        var groups = results.Where(IsFailoverRow)
             .GroupBy(r => (r.Storage, r.Kind, Fault: r.Fault!)).ToList();
         if (groups.Count == 0) return "";
         var text = new StringBuilder();
@@ -122,6 +122,10 @@ public static class MatrixSummary
         }
         return text.ToString();
     }
+
+    /// <summary>A failover run, or a power loss of every node of a replicated architecture at once: one of a row's runs.</summary>
+    public static bool IsFailoverRow(RunResult result) => result.Fault is { } f && Faults.Find(f) is { } fault
+        && (fault.Promise == Promise.Failover || (fault.Promise == Promise.PowerLoss && result.Replicated));
 
     private static double? Median(IReadOnlyList<double> values) => values.Count == 0 ? null : Harness.Statistics.Median(values);
 

@@ -228,6 +228,28 @@ public sealed class ResultsPageTests
     }
 
     [Fact]
+    public void APowerLossOfEveryNodeOfAReplicatedArchitectureIsAFailoverRowAndALoneServersStaysInTheDurabilityTable()
+    {
+        // crash marks a run on a replicated architecture "replicated": its power-loss cut every node at once.
+        static string PowerLoss(string storage, int k, bool replicated, int lost) =>
+            $$"""
+            {"storage":"{{storage}}","kind":"kv","fault":"power-loss","label":"{{storage}} kv power-loss{{(replicated ? $" #{k}" : "")}}","started_at":"2026-12-01T11:0{{k}}:00Z",
+             "replicated":{{(replicated ? "true" : "false")}},"acked":4000,"lost":{{lost}},"stale":0,"duplicated":0,"in_doubt":3,"unavailable_s":8.5,
+             "check":{"promise":"powerLoss","promised":"nothing","ok":{{(lost == 0 ? "true" : "false")}},"problems":[]} }
+            """;
+        var page = PageWithCrashTest("[" + string.Join(",", PowerLoss("postgres-patroni-sync", 1, true, 0), PowerLoss("postgres-patroni-sync", 2, true, 5),
+            PowerLoss("postgres", 1, false, 0)) + "]");
+
+        var durability = page[page.IndexOf("## Durability, measured", StringComparison.Ordinal)..page.IndexOf("## Failover", StringComparison.Ordinal)];
+        Assert.Contains("| postgres | kv | power-loss | 4000 | 0 |", durability);
+        Assert.DoesNotContain("postgres-patroni-sync", durability);
+        var failover = page[page.IndexOf("## Failover", StringComparison.Ordinal)..];
+        Assert.Contains("| postgres-patroni-sync | kv | power-loss | 2 | 8.5 s | 8.5 s | 0 | 5 (1 of 2) |", failover);
+        Assert.Contains("powerLoss: nothing | **1 of 2 failed** |", failover);
+        Assert.DoesNotContain("| postgres | kv | power-loss", failover);
+    }
+
+    [Fact]
     public void CrashFoldersOfFailoverRunsOnlyGiveNoEmptyDurabilityTable()
     {
         var onlyFailovers = "[" + string.Join(",", FailoverRun("primary-kill", 1, "2.1", 0, "1.2"), FailoverRun("primary-kill", 2, "3.4", 0, "2.5")) + "]";

@@ -125,7 +125,9 @@ public static class ResultsPage
     // "redis-sentinel kv primary-kill #3" → "#3"; "" for a row that is not repeated.
     private static string RunNumber(string label) => label.LastIndexOf(" #", StringComparison.Ordinal) is var i and >= 0 ? label[(i + 1)..] : "";
 
-    private static bool IsFailover(JsonElement row) => DurabilityClass.Failover.Covers(Text(row, "fault"));
+    // A failover run, or a power loss that cut every node of a replicated architecture at once (crash's "replicated").
+    private static bool IsFailover(JsonElement row) => DurabilityClass.Failover.Covers(Text(row, "fault"))
+        || (Text(row, "fault") == "power-loss" && row.TryGetProperty("replicated", out var r) && r.ValueKind == JsonValueKind.True);
 
     /// <summary>
     /// The failover runs (a replicated architecture's primary killed or stopped), one line per architecture, write kind and
@@ -144,12 +146,14 @@ public static class ResultsPage
             $"`script/crashtest --storage {s.Key} --kind {string.Join(",", s.Select(g => g.Key.Kind).Distinct())} --fault {string.Join(",", s.Select(g => g.Key.Fault).Distinct())}`"));
         md.AppendLine().AppendLine("## Failover").AppendLine();
         md.AppendLine($"The same crash tests' failover faults: a replicated architecture's primary killed (primary-kill) or stopped past the failover " +
-                      $"(primary-stop) or cut off from the other nodes (primary-partition) while writes go on. Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
+                      $"(primary-stop) or cut off from the other nodes (primary-partition) while writes go on, and its every node losing power at once " +
+                      $"(power-loss: the topology's data directories on one power-loss layer, every process killed and what none fsynced dropped; the promise " +
+                      $"is then the catalogue's for a power loss). Each row is the distribution over {(counts.Count == 1 ? $"{counts[0]} runs" : "its runs")}: " +
                       "writes failing, from the first failed write to the first acknowledged one after the last failure (median and max; \"never back\": " +
                       "runs whose writes did not come back); acknowledged writes lost in all the runs (in how many runs); stale and duplicated in all the runs; " +
                       "p99 back under the SLO after the fault's end (median and max of the runs with a timeline; \"not back\": not within the run); " +
                       "idle cores: the machine's cores left idle while the fault lasted (median; the nodes of a topology share the host's cores, and a starved " +
-                      "election takes longer); the promise is the catalogue's for a failover; check: ok, or how many runs failed it. " +
+                      "election takes longer); the promise is the catalogue's for a failover (a power loss: for a power loss); check: ok, or how many runs failed it. " +
                       $"Reproduce with {reproduce}.").AppendLine();
         md.AppendLine("| architecture | writes | fault | runs | writes failing, median | max | never back | lost (runs with loss) | stale | duplicated | p99 back under the SLO, median | max | not back | idle cores during the fault, median | promised | check |");
         md.AppendLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
