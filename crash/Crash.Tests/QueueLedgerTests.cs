@@ -18,6 +18,11 @@ public sealed class QueueLedgerTests
     }
 
     [Fact]
+    public void ADuplicatesFirstReadIsTheEarliestReadThatTookIt() =>
+        // 7 taken at 12.5 s and again at 3 s (reads answered out of order), 9 at 20 s, 30 s and 31 s; 4 once.
+        Assert.Equal([3.0, 20.0], QueueLedger.FirstReadsOfDuplicates([(7, 12.5), (4, 1), (9, 30), (7, 3), (9, 20), (9, 31)]));
+
+    [Fact]
     public void AnAcknowledgedMessageNeverDeliveredIsLost()
     {
         var ledger = QueueLedger.Of(Writes(A, A, A, A), [0, 3], readsInDoubt: 1, foreign: 0);

@@ -90,6 +90,27 @@ public static class DurabilityCheck
             notes.Add($"lost {facts.Lost}, {facts.Stale} stale ({promise})");
         }
         if (!duplicatesAllowed && facts.Duplicated > 0) problems.Add($"{facts.Duplicated} messages delivered more than once ({pathDelivery ?? "no read path"}, {promise})");
+        // At most once until a failover allows a duplicate only where a leader about to lose its place could have
+        // confirmed the first delivery: a read sent from the fault's start (less the read's timeout: one in flight) until
+        // one failure detection after its end (a frozen leader wakes and confirms acks before it learns it was replaced).
+        if (duplicatesAllowed && keepsAll && pathDelivery == QueueDelivery.AtMostOnceUntilFailover && fault.Promise == Promise.Failover && facts.Duplicated > 0)
+        {
+            if (facts.Duplicates is { FaultStartedS: { } started, FaultEndedS: { } ended } times)
+            {
+                var from = started - times.ReadTimeoutS;
+                var to = ended + (entry.Replication?.DetectionMs ?? 0) / 1000.0;
+                var outside = times.FirstReadsS.Count(s => s < from || s > to);
+                var span = string.Create(CultureInfo.InvariantCulture, $"{from:0.##}–{to:0.##} s");
+                if (outside > 0)
+                    problems.Add($"{outside} of {facts.Duplicated} messages delivered more than once were first read outside the failover ({span}): {pathDelivery} allows a duplicate only there");
+                else
+                    notes.Add($"{facts.Duplicated} delivered more than once, each first read during the failover ({span}), as {pathDelivery} allows");
+            }
+            else
+            {
+                notes.Add($"{facts.Duplicated} delivered more than once; when they were first read is not known, so the failover's bound was not checked");
+            }
+        }
         if (!corruptible && facts.Changed > 0) problems.Add($"{facts.Changed} keys hold a value never written or refused");
         if (!corruptible && facts.Unexpected > 0) problems.Add($"{facts.Unexpected} messages delivered that were never written");
         return new RowCheck(Name(fault.Promise), promised, allowedLost, duplicatesAllowed, problems)

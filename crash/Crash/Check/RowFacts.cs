@@ -12,6 +12,7 @@ namespace Crash.Check;
 /// </param>
 /// <param name="OldestHeldAgeMs">The oldest write the store still had to keep at the fault, in ms: a window row is checked only when it is older than the window.</param>
 /// <param name="ReadPath">A queue run's read path; null (or a key run) is held to <see cref="Check.ReadPath.AtLeastOnce"/>'s no loss.</param>
+/// <param name="Duplicates">When each duplicated message was first read, and the fault's times: null where not known.</param>
 public sealed record RowFacts(
     CrashKind Kind,
     long Acked,
@@ -28,4 +29,11 @@ public sealed record RowFacts(
     long ServerErrors = 0,
     IReadOnlyList<long>? LostAgesMs = null,
     long? OldestHeldAgeMs = null,
-    ReadPath? ReadPath = null);
+    ReadPath? ReadPath = null,
+    DuplicateTimes? Duplicates = null);
+
+/// <summary>
+/// When the read that first took each duplicated message was sent, and when the fault started and ended (s on the
+/// run's clock), with the reads' timeout: what bounds the duplicates a failover may explain.
+/// </summary>
+public sealed record DuplicateTimes(IReadOnlyList<double> FirstReadsS, double? FaultStartedS, double? FaultEndedS, double ReadTimeoutS);

@@ -35,6 +35,8 @@ public sealed class MatrixCommand : Command
         ValueParsers.NonEmpty, "file");
     private readonly RateOptions _rates = new();
     private readonly Option<double?> _stopSeconds = CliOption.Create("--stop-seconds", "How long db-stop stops the servers (default 5, --quick 3)", ValueParsers.PositiveNumber.Optional(), "seconds");
+    private readonly Option<double> _recoverSeconds = CliOption.Create("--recover-seconds",
+        "How long a run waits for the API after its writes, and for its read-back or drain, before it reports the API as not back", ValueParsers.PositiveNumber, "seconds").WithDefault(60);
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 the timeline's recovery is measured against (default 10, the bench's)", ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop, one run of each failover row");
     private readonly Option<long?> _failoverRepeats = CliOption.Create("--failover-repeats",
@@ -47,7 +49,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _check, _plan, _items, _locations, _sloMs }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -74,6 +76,7 @@ public sealed class MatrixCommand : Command
             Locations = parse.GetRequiredValue(_locations),
             Check = parse.GetValue(_check),
             SloMs = parse.GetRequiredValue(_sloMs),
+            RecoverSeconds = parse.GetRequiredValue(_recoverSeconds),
         };
         var runner = new MatrixRunner(options, catalogue);
         parse.InvocationConfiguration.Error.WriteLine($"crash: {options.Rates.Describe()}");

@@ -119,6 +119,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             DrainS = CrashResultBuilder.Round(drainS),
             LostExamples = [.. ledger.LostExamples],
             DuplicatedExamples = [.. ledger.DuplicatedExamples],
+            DuplicatedFirstReadS = [.. QueueLedger.FirstReadsOfDuplicates(reader.Deliveries).Select(s => Math.Round(s, 3))],
             SettledS = settledS,
         };
         return (result, drained ? 0 : CrashTest.ApiNeverCameBack);

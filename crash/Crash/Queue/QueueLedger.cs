@@ -71,6 +71,14 @@ public sealed record QueueLedger(
     /// </summary>
     /// <param name="acked">Every acknowledged write: its sequence number and when its acknowledgement came.</param>
     /// <param name="deliveries">This run's messages as read, each with when its read was sent.</param>
+    /// <summary>
+    /// For each message delivered more than once, when the read that first took it was sent (on the run's clock), in
+    /// order: a duplicate is explained by a failover only if that first delivery could have been confirmed by a leader
+    /// about to lose its place.
+    /// </summary>
+    public static IReadOnlyList<double> FirstReadsOfDuplicates(IEnumerable<(long Seq, double ReadSentS)> deliveries) =>
+        [.. deliveries.GroupBy(d => d.Seq).Where(g => g.Count() > 1).Select(g => g.Min(d => d.ReadSentS)).Order()];
+
     public static AckAges Ages(IEnumerable<(long Seq, double AckedS)> acked, IEnumerable<(long Seq, double ReadSentS)> deliveries, double faultS)
     {
         var firstRead = new Dictionary<long, double>();

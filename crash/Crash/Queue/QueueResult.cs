@@ -36,13 +36,16 @@ public sealed record QueueResult : RunResult
     public long Unverified { get; init; }
     public long[] LostExamples { get; init; } = [];
     public long[] DuplicatedExamples { get; init; } = [];
+    /// <summary>For each duplicated message, when the read that first took it was sent (s on the run's clock); null in results written before it was kept.</summary>
+    public double[]? DuplicatedFirstReadS { get; init; }
 
     public static QueueResult Read(string path) =>
         JsonSerializer.Deserialize<QueueResult>(File.ReadAllText(path), Json) ?? throw new JsonException($"{path}: empty");
 
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
         ReadsInDoubt: ReadsInDoubt, ReadPath: ReadPath, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
-        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs);
+        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs,
+        Duplicates: DuplicatedFirstReadS is { } firstReads ? new DuplicateTimes(firstReads, FaultStartedS, FaultEndedS, TimeoutMs / 1000.0) : null);
 
     public override string Summary()
     {
