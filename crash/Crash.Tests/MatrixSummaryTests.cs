@@ -62,6 +62,17 @@ public sealed class MatrixSummaryTests
     }
 
     [Fact]
+    public void RunsThatCouldNotStartAreListedUnderTheTable()
+    {
+        var ran = new CrashResult { Storage = "redis-sentinel", Kind = "kv", Fault = "power-loss", Replicated = true, Acked = 100, Check = Ok };
+        var table = MatrixSummary.Markdown([ran], CatalogueFixture.Load(), ["redis-sentinel kv power-loss #2: script/services up redis-sentinel failed (see servers.log)"]);
+
+        Assert.Contains("**Not run** (1): the servers were not whole before it", table);
+        Assert.Contains("- redis-sentinel kv power-loss #2: script/services up redis-sentinel failed (see servers.log)", table);
+        Assert.DoesNotContain("Not run", MatrixSummary.Markdown([ran], CatalogueFixture.Load()));
+    }
+
+    [Fact]
     public void APowerLossOfEveryNodeOfAReplicatedArchitectureIsSummedUpWithTheFailovers()
     {
         var window = new RowCheck("powerLoss", "window", null, true, []);

@@ -82,6 +82,10 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     private async Task<int> RunRowsAsync(IReadOnlyList<MatrixRow> rows)
     {
         var results = new List<RunResult>();
+        var notRun = new List<string>();
+        // Servers that did not come back whole before a run: every later run on them is not run either (each `up` would wait
+        // out its whole timeout again), and the matrix goes on with the others.
+        var broken = new SortedSet<string>(StringComparer.Ordinal);
         var status = 0;
         foreach (var row in rows)
         {
@@ -91,8 +95,17 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             // Every run starts from whole servers: a fault may leave them recovering after its run ended (a failover
             // engine demoting a zombie primary, Sentinels out of TILT mode 30 s after their node was stopped).
             var targets = row.Fault.Targets(row.Storage);
-            if (targets.Count > 0 && !_servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log"))))
-                throw new InvalidOperationException($"{row.Label}: script/services up {string.Join(' ', targets)} failed (see servers.log)");
+            if (targets.Count > 0 && (targets.Any(broken.Contains) || !_servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log")))))
+            {
+                var why = targets.Any(broken.Contains)
+                    ? $"{string.Join(' ', targets.Where(broken.Contains))} did not come back whole before an earlier run"
+                    : $"script/services up {string.Join(' ', targets)} failed (see servers.log)";
+                Console.Error.WriteLine($"crash: {row.Label}: not run: {why}");
+                notRun.Add($"{row.Label}: {why}");
+                broken.UnionWith(targets);
+                status = 1;
+                continue;
+            }
             if (row.StartsFromAnEmptyQueue)
                 Console.Error.WriteLine($"crash: {row.Label}: emptied the queue: {_service.EmptyQueue(row.Storage.Name)}");
             _service.Restart();
@@ -122,7 +135,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             return 1;
         }
         MatrixSummary.WriteJson(results, Path.Combine(options.Out, "summary.json"));
-        var markdown = MatrixSummary.Markdown(results, catalogue);
+        var markdown = MatrixSummary.Markdown(results, catalogue, notRun);
         File.WriteAllText(Path.Combine(options.Out, "summary.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
@@ -138,6 +151,11 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             {
                 Console.Error.WriteLine("crash: check: runs that lost more than their architecture promises, or whose API did not come back:");
                 foreach (var r in bad) Console.Error.WriteLine($"  {r.Label}: {string.Join("; ", r.Check!.Problems)}");
+                return 1;
+            }
+            if (notRun.Count > 0)
+            {
+                Console.Error.WriteLine($"crash: check: {notRun.Count} runs could not start, their servers not whole after the run before: {string.Join("; ", notRun)}");
                 return 1;
             }
             var notChecked = results.Count(r => r.Check?.NotChecked is not null);

@@ -18,7 +18,8 @@ public static class MatrixSummary
         File.WriteAllText(path, array.ToJsonString(RunResult.Json) + "\n");
     }
 
-    public static string Markdown(IReadOnlyList<RunResult> results, StorageCatalogue catalogue)
+    /// <param name="notRun">Runs that could not start, each with why (their servers not whole after an earlier run).</param>
+    public static string Markdown(IReadOnlyList<RunResult> results, StorageCatalogue catalogue, IReadOnlyList<string>? notRun = null)
     {
         var text = new StringBuilder();
         text.AppendLine("| architecture | write | fault | acknowledged | lost | oldest lost, age at the fault | duplicated | in doubt | stale | changed / unexpected | unverified | failed writes | API back after | promised (catalogue) | check |");
@@ -42,6 +43,11 @@ public static class MatrixSummary
             text.AppendLine("| " + string.Join(" | ", cells) + " |");
         }
         text.Append(Failovers(results));
+        if (notRun is { Count: > 0 })
+        {
+            text.AppendLine().AppendLine($"**Not run** ({N(notRun.Count)}): the servers were not whole before {(notRun.Count == 1 ? "it" : "them")}, so the fault before left them broken:").AppendLine();
+            foreach (var line in notRun) text.AppendLine($"- {line}");
+        }
         text.Append(Timelines(results));
         text.AppendLine();
         text.AppendLine("Stated durability (the catalogue, `GET /storages`):");
