@@ -110,4 +110,13 @@ public sealed class TimelineTests
         Assert.Contains("postgres kv db-stop &lt;x&gt;", svg);
         Assert.Contains("p99 back under the SLO 2 s after the fault; 20 answered 503 meanwhile", svg);
     }
+
+    [Fact]
+    public void AFaultThatOutlastsTheRunIsShadedToThePlotsEdge()
+    {
+        // 10 s of writes on a plot from x 60 to 690: the fault from 3 s (x 249) to 50 s ends at the edge, 441 wide.
+        var svg = TimelineSvg.Render(RunTimeline.Of(Writes(), 10, 3, 50, 10), "nats-r3 queue power-loss");
+        Assert.Contains("<rect x=\"249\" y=\"40\" width=\"441\" height=", svg);
+        Assert.Contains("<title>fault 3–50 s</title>", svg);
+    }
 }

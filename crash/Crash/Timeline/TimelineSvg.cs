@@ -29,7 +29,8 @@ public static class TimelineSvg
         if (timeline.FaultStartedS is { } start)
         {
             var end = timeline.FaultEndedS ?? span;
-            svg.Append($"<rect x=\"{Svg.N(X(start))}\" y=\"{Top}\" width=\"{Svg.N(Math.Max(1, X(end) - X(start)))}\" height=\"{Svg.N(plotH)}\" fill=\"#f4c7c3\" opacity=\"0.6\"><title>fault {Svg.N(start)}–{Svg.N(end)} s</title></rect>\n");
+            // A fault that outlasted the run (servers that never came back whole) is shaded to the plot's edge, not over the axis.
+            svg.Append($"<rect x=\"{Svg.N(X(start))}\" y=\"{Top}\" width=\"{Svg.N(Math.Max(1, X(Math.Min(end, span)) - X(start)))}\" height=\"{Svg.N(plotH)}\" fill=\"#f4c7c3\" opacity=\"0.6\"><title>fault {Svg.N(start)}–{Svg.N(end)} s</title></rect>\n");
         }
         foreach (var s in seconds.Where(s => s.Http503 > 0))
             svg.Append($"<rect x=\"{Svg.N(X(s.Second) + 1)}\" y=\"{Svg.N(Y503(s.Http503))}\" width=\"{Svg.N(Math.Max(1, X(1) - X(0) - 2))}\" height=\"{Svg.N(bottom - Y503(s.Http503))}\" fill=\"{Svg.Palette[3]}\" opacity=\"0.7\"><title>{s.Second} s: {s.Http503} × 503</title></rect>\n");
