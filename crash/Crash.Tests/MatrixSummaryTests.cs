@@ -67,7 +67,7 @@ public sealed class MatrixSummaryTests
         var ran = new CrashResult { Storage = "redis-sentinel", Kind = "kv", Fault = "power-loss", Replicated = true, Acked = 100, Check = Ok };
         var table = MatrixSummary.Markdown([ran], CatalogueFixture.Load(), ["redis-sentinel kv power-loss #2: script/services up redis-sentinel failed (see servers.log)"]);
 
-        Assert.Contains("**Not run** (1): the servers were not whole before it", table);
+        Assert.Contains("**Not run** (1): `script/services up` could not make the servers whole before it", table);
         Assert.Contains("- redis-sentinel kv power-loss #2: script/services up redis-sentinel failed (see servers.log)", table);
         Assert.DoesNotContain("Not run", MatrixSummary.Markdown([ran], CatalogueFixture.Load()));
     }

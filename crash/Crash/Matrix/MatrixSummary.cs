@@ -45,7 +45,7 @@ public static class MatrixSummary
         text.Append(Failovers(results));
         if (notRun is { Count: > 0 })
         {
-            text.AppendLine().AppendLine($"**Not run** ({N(notRun.Count)}): the servers were not whole before {(notRun.Count == 1 ? "it" : "them")}, so the fault before left them broken:").AppendLine();
+            text.AppendLine().AppendLine($"**Not run** ({N(notRun.Count)}): `script/services up` could not make the servers whole before {(notRun.Count == 1 ? "it" : "them")} (a fault before left them broken, or they never started):").AppendLine();
             foreach (var line in notRun) text.AppendLine($"- {line}");
         }
         text.Append(Timelines(results));
