@@ -64,14 +64,6 @@ public sealed record QueueLedger(
     }
 
     /// <summary>
-    /// The ages at the fault (<see cref="AckAges"/>) of each lost message, and of the oldest acknowledged
-    /// message still on the queue when the fault struck: one no read sent before the fault had taken.
-    /// A message read before the fault was no longer the store's to keep, so a queue its consumers had
-    /// emptied of old messages holds none older than a window, whatever was written.
-    /// </summary>
-    /// <param name="acked">Every acknowledged write: its sequence number and when its acknowledgement came.</param>
-    /// <param name="deliveries">This run's messages as read, each with when its read was sent.</param>
-    /// <summary>
     /// For each message delivered more than once, when the read that first took it was sent (on the run's clock), in
     /// order: a duplicate is explained by a failover only if that first delivery could have been confirmed by a leader
     /// about to lose its place.
@@ -79,6 +71,14 @@ public sealed record QueueLedger(
     public static IReadOnlyList<double> FirstReadsOfDuplicates(IEnumerable<(long Seq, double ReadSentS)> deliveries) =>
         [.. deliveries.GroupBy(d => d.Seq).Where(g => g.Count() > 1).Select(g => g.Min(d => d.ReadSentS)).Order()];
 
+    /// <summary>
+    /// The ages at the fault (<see cref="AckAges"/>) of each lost message, and of the oldest acknowledged
+    /// message still on the queue when the fault struck: one no read sent before the fault had taken.
+    /// A message read before the fault was no longer the store's to keep, so a queue its consumers had
+    /// emptied of old messages holds none older than a window, whatever was written.
+    /// </summary>
+    /// <param name="acked">Every acknowledged write: its sequence number and when its acknowledgement came.</param>
+    /// <param name="deliveries">This run's messages as read, each with when its read was sent.</param>
     public static AckAges Ages(IEnumerable<(long Seq, double AckedS)> acked, IEnumerable<(long Seq, double ReadSentS)> deliveries, double faultS)
     {
         var firstRead = new Dictionary<long, double>();

@@ -127,7 +127,7 @@ public static class ResultsPage
 
     // A failover run, or a power loss that cut every node of a replicated architecture at once (crash's "replicated").
     private static bool IsFailover(JsonElement row) => DurabilityClass.Failover.Covers(Text(row, "fault"))
-        || (Text(row, "fault") == "power-loss" && row.TryGetProperty("replicated", out var r) && r.ValueKind == JsonValueKind.True);
+        || (DurabilityClass.PowerLoss.Covers(Text(row, "fault")) && row.TryGetProperty("replicated", out var r) && r.ValueKind == JsonValueKind.True);
 
     /// <summary>
     /// The failover runs (a replicated architecture's primary killed or stopped), one line per architecture, write kind and
