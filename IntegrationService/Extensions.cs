@@ -38,7 +38,7 @@ public static class Extensions
         builder.Services.AddRedis(builder.Configuration);
         builder.Services.AddTarantool();
         builder.Services.AddBeanstalkd();
-        builder.Services.AddRabbitMq();
+        builder.Services.AddRabbitMq(builder.Configuration);
         builder.Services.AddNats(builder.Configuration);
         builder.Services.AddArchitectures(builder.Configuration);
         builder.Services.AddSingleton<BackendLimiter>();

@@ -28,6 +28,7 @@ public static class PortTableConfiguration
             ["Redis:Sentinel"] = PortTable.SentinelEndpoint(table.User("REDIS_SENTINEL")),
             ["Beanstalkd:Port"] = table.User("BEANSTALKD").ToString(),
             ["RabbitMq:Port"] = table.User("RABBITMQ").ToString(),
+            ["RabbitMq:R3Endpoints"] = PortTable.RabbitMqR3Endpoints(table.User("RABBITMQ_R3")),
             ["Nats:Url"] = $"nats://127.0.0.1:{table.User("NATS")}",
             ["Nats:R3Url"] = PortTable.NatsR3Url(table.User("NATS_R3")),
             ["Postgres:Patroni"] = PortTable.PatroniConnectionString(false, table.User("POSTGRES_PATRONI")),

@@ -111,6 +111,9 @@ server_ports() {
       echo "$NATS_R3_PORT NATS_R3_PORT nats-r3 (clients, on 127.0.0.41-.43)"
       echo "$((NATS_R3_PORT + 10000)) NATS_R3_PORT nats-r3 (the routes between the nodes: NATS_R3_PORT + 10000)"
       echo "$((NATS_R3_PORT + 1000)) NATS_R3_PORT nats-r3 (monitoring: NATS_R3_PORT + 1000)" ;;
+    rabbitmq-r3)
+      echo "$RABBITMQ_R3_PORT RABBITMQ_R3_PORT rabbitmq-r3 (AMQP, on 127.0.0.71-.73)"
+      for i in 0 1 2; do echo "$((RABBITMQ_R3_PORT + 10000 + i)) RABBITMQ_R3_PORT rabbitmq-r3 (node $((i + 1))'s Erlang distribution port: RABBITMQ_R3_PORT + $((10000 + i)))"; done ;;
     rabbitmq)
       echo "$RABBITMQ_PORT RABBITMQ_PORT rabbitmq (AMQP)"
       echo "$RABBITMQ_DIST_PORT RABBITMQ_DIST_PORT rabbitmq (its Erlang distribution port)" ;;
@@ -119,7 +122,7 @@ server_ports() {
 }
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq nats nats-r3 postgres-patroni postgres-patroni-sync)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq rabbitmq-r3 nats nats-r3 postgres-patroni postgres-patroni-sync)
 
 # The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
@@ -214,6 +217,7 @@ service_settings() {
     "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
     "Redis__Sentinel=127.0.0.21:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.22:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.23:$((REDIS_SENTINEL_PORT + 10000)),serviceName=integration" \
     Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
+    "RabbitMq__R3Endpoints=127.0.0.71:$RABBITMQ_R3_PORT,127.0.0.72:$RABBITMQ_R3_PORT,127.0.0.73:$RABBITMQ_R3_PORT" \
     "Nats__Url=nats://127.0.0.1:$NATS_PORT" "Nats__R3Url=nats://127.0.0.41:$NATS_R3_PORT,nats://127.0.0.42:$NATS_R3_PORT,nats://127.0.0.43:$NATS_R3_PORT" \
     "Postgres__Patroni=Host=127.0.0.51,127.0.0.52,127.0.0.53;Port=$POSTGRES_PATRONI_PORT;Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1" \
     "Postgres__PatroniSync=Host=127.0.0.61,127.0.0.62,127.0.0.63;Port=$POSTGRES_PATRONI_SYNC_PORT;Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1"

@@ -33,6 +33,17 @@ public sealed class FailedOverNatsR3Fixture : FailedOverFixture
     }
 }
 
+/// <summary>rabbitmq-r3's leader node drained and revived (<see cref="RabbitMqR3Topology.FailoverAsync"/>).</summary>
+public sealed class FailedOverRabbitMqR3Fixture : FailedOverFixture
+{
+    protected override async Task FailoverAsync()
+    {
+        // The queue exists once the service has answered a queue request on it.
+        using (var response = await Client.GetAsync("/depth/rabbitmq-r3")) response.EnsureSuccessStatusCode();
+        await RabbitMqR3Topology.FailoverAsync();
+    }
+}
+
 /// <summary>postgres-patroni's primary switched over to a replica by Patroni (<see cref="PatroniTopology.FailoverAsync"/>).</summary>
 public sealed class FailedOverPatroniFixture : FailedOverFixture
 {

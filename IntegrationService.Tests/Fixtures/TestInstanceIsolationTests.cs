@@ -47,6 +47,12 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         {
             Assert.DoesNotContain(port, TestServers.DefaultPorts);
         }
+        // rabbitmq-r3's three nodes, on the test port of each node's own address (distribution on 127.0.0.1, + 10000 + i - 1).
+        Assert.Equal(PortTable.RabbitMqR3Endpoints(TestServers.RabbitMqR3Port), Options<RabbitMqOptions>().R3Endpoints);
+        foreach (var port in new[] { TestServers.RabbitMqR3Port, TestServers.RabbitMqR3Port + 10000, TestServers.RabbitMqR3Port + 10002 })
+        {
+            Assert.DoesNotContain(port, TestServers.DefaultPorts);
+        }
         AssertTestPort(TestServers.TarantoolPort, TarantoolServer.CreateOptions().Port);
     }
 
@@ -54,7 +60,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "NATS_PORT", "NATS_R3_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "RABBITMQ_R3_PORT", "NATS_PORT", "NATS_R3_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -105,6 +111,14 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         var rabbitmq = (await RepositoryRoot.ServicesAsync("pid", "rabbitmq")).Trim();
         var vm = (await File.ReadAllTextAsync($"/proc/{rabbitmq}/cmdline")).Split('\0');
         Assert.Equal(Path.Combine(data, "rabbitmq"), vm[Array.IndexOf(vm, "-home") + 1]);
+        // And each of rabbitmq-r3's nodes, in a directory of its own.
+        var r3 = (await RepositoryRoot.ServicesAsync("pid", "rabbitmq-r3")).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Assert.Equal(3, r3.Length);
+        foreach (var (pid, index) in r3.Select((pid, i) => (pid, i + 1)))
+        {
+            var nodeVm = (await File.ReadAllTextAsync($"/proc/{pid}/cmdline")).Split('\0');
+            Assert.Equal(Path.Combine(data, "rabbitmq-r3", $"node{index}"), nodeVm[Array.IndexOf(nodeVm, "-home") + 1]);
+        }
         var nats = (await RepositoryRoot.ServicesAsync("pid", "nats")).Trim();
         var natsCommandLine = (await File.ReadAllTextAsync($"/proc/{nats}/cmdline")).Split('\0');
         Assert.Equal(Path.Combine(data, "nats"), natsCommandLine[Array.IndexOf(natsCommandLine, "-sd") + 1]);

@@ -19,7 +19,7 @@ public static class TestServers
 
     /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
     public static IReadOnlyList<string> ServerRows { get; } =
-        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "NATS", "NATS_R3",
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "RABBITMQ_R3", "NATS", "NATS_R3",
             "POSTGRES_PATRONI", "POSTGRES_PATRONI_SYNC"];
 
     /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
@@ -38,6 +38,9 @@ public static class TestServers
 
     /// <summary>The test node's Erlang distribution port.</summary>
     public static int RabbitMqDistributionPort => Port("RABBITMQ_DIST");
+
+    /// <summary>rabbitmq-r3's AMQP port on each of its nodes (node i's Erlang distribution on 127.0.0.1 at this port + 10000 + i - 1).</summary>
+    public static int RabbitMqR3Port => Port("RABBITMQ_R3");
 
     public static int NatsPort => Port("NATS");
 
@@ -121,6 +124,7 @@ public static class TestServers
             $"--Redis:Sentinel={PortTable.SentinelEndpoint(RedisSentinelPort)}",
             "--RabbitMq:Host=127.0.0.1",
             $"--RabbitMq:Port={RabbitMqPort}",
+            $"--RabbitMq:R3Endpoints={PortTable.RabbitMqR3Endpoints(RabbitMqR3Port)}",
             $"--Nats:Url=nats://127.0.0.1:{NatsPort}",
             $"--Nats:R3Url={PortTable.NatsR3Url(NatsR3Port)}",
             $"--Postgres:Patroni={PortTable.PatroniConnectionString(false, PatroniPort(false))}",

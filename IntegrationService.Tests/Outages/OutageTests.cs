@@ -29,6 +29,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("nats", "/depth/nats-jetstream")]
     [InlineData("redis-sentinel", "/depth/redis-sentinel")]
     [InlineData("nats-r3", "/depth/nats-r3")]
+    [InlineData("rabbitmq-r3", "/depth/rabbitmq-r3")]
     public async Task ABackendOutageIs503WithRetryAfterAndRecoversByItself(string server, string url)
     {
         Assert.Equal(HttpStatusCode.OK, (await Client.GetAsync(url)).StatusCode);

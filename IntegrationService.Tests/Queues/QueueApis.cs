@@ -110,6 +110,20 @@ public sealed class RedisSentinelQueueApiAfterFailover(FailedOverSentinelFixture
     protected override string Queue => "redis-sentinel";
 }
 
+/// <summary>Through whichever node of rabbitmq-r3 the client reached, the queue's leader wherever it is.</summary>
+[Collection("RabbitMqR3")]
+public sealed class RabbitMqR3QueueApi(ServiceFixture service) : QueueApiContract(service)
+{
+    protected override string Queue => "rabbitmq-r3";
+}
+
+/// <summary>The whole contract again on a service whose node was drained: its connection closed and the queue's leader moved.</summary>
+[Collection("RabbitMqR3")]
+public sealed class RabbitMqR3QueueApiAfterFailover(FailedOverRabbitMqR3Fixture service) : QueueApiContract(service), IClassFixture<FailedOverRabbitMqR3Fixture>
+{
+    protected override string Queue => "rabbitmq-r3";
+}
+
 /// <summary>Through whichever node of nats-r3 the client reached, the stream's leader wherever it is.</summary>
 [Collection("NatsR3")]
 public sealed class NatsR3QueueApi(ServiceFixture service) : QueueApiContract(service)

@@ -32,6 +32,7 @@ public sealed class QueueExactlyOnceTests(ServiceFixture service) : IClassFixtur
     [InlineData("nats-jetstream")]
     [InlineData("redis-sentinel")]
     [InlineData("nats-r3")]
+    [InlineData("rabbitmq-r3")]
     public async Task EightWritersAndEightReadersEachMessageReadExactlyOnce(string queue)
     {
         var client = service.Client;

@@ -8,7 +8,7 @@ namespace IntegrationService.Tests.Queues;
 /// <summary>What the queue routes answer whatever the architecture: unknown names, aliases, /storages.</summary>
 public sealed class QueueRouteTests(ServiceFixture service) : IClassFixture<ServiceFixture>
 {
-    private static readonly string[] Queues = ["beanstalkd", "nats-jetstream", "nats-r3", "postgres", "rabbitmq", "redis-aof", "redis-rdb", "redis-sentinel", "tarantool-memtx", "tarantool-vinyl"];
+    private static readonly string[] Queues = ["beanstalkd", "nats-jetstream", "nats-r3", "postgres", "rabbitmq", "rabbitmq-r3", "redis-aof", "redis-rdb", "redis-sentinel", "tarantool-memtx", "tarantool-vinyl"];
 
     [Theory]
     [InlineData("GET", "/write/kafka")]

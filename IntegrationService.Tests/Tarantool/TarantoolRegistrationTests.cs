@@ -58,7 +58,7 @@ public sealed class TarantoolRegistrationTests
         services.AddPostgres(configuration);
         services.AddRedis(configuration);
         services.AddBeanstalkd();
-        services.AddRabbitMq();
+        services.AddRabbitMq(configuration);
         services.AddNats(configuration);
         services.AddArchitectures(configuration);
         return services.BuildServiceProvider();

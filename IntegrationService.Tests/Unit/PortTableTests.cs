@@ -71,7 +71,7 @@ public sealed class PortTableTests
         Assert.All(TestServers.ServerRows, row => Assert.NotEqual(Table.User(row), Table.Test(row)));
         Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
         {
-            "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "Postgres:Patroni", "Postgres:PatroniSync", "RabbitMq:Port", "Redis:Aof", "Redis:Cache",
+            "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "Postgres:Patroni", "Postgres:PatroniSync", "RabbitMq:Port", "RabbitMq:R3Endpoints", "Redis:Aof", "Redis:Cache",
             "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
         });
         Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
@@ -80,6 +80,8 @@ public sealed class PortTableTests
         // And nats-r3's routes (+ 10000) and monitoring (+ 1000).
         Assert.Contains(Table.User("NATS_R3") + 10000, TestServers.DefaultPorts);
         Assert.Contains(Table.User("NATS_R3") + 1000, TestServers.DefaultPorts);
+        // And rabbitmq-r3's three distribution ports (+ 10000, + 10001, + 10002).
+        Assert.Contains(Table.User("RABBITMQ_R3") + 10002, TestServers.DefaultPorts);
     }
 
     [Fact]

@@ -89,6 +89,19 @@ public sealed class StoragesDescriptionTests
             "One node, no replicas: while it is down the queue is unavailable (503). A leased read's delivery stays unacknowledged " +
             "until /ack, and is requeued if its channel closes first.",
             ["Queue"], false),
+        new("rabbitmq-r3",
+            "RabbitMQ 3.10 on 3 nodes, each taking clients on its own loopback address: one durable quorum queue ('integration', " +
+            "x-quorum-initial-group-size=3) with a member on each node, read and written as on rabbitmq. The client is given every node, " +
+            "connects to one and recovers its connection on another when it fails (the RabbitMQ client's endpoint list); the queue's leader may be " +
+            "any node, and a node that is not forwards to it.",
+            "A publisher confirm comes once a majority (2 of 3) has the message in its Raft log, fsynced (raft.wal_sync_method=datasync): a crash, " +
+            "stall or partition of one node loses no confirmed message, and the member elected leader has every confirmed one (Raft). While the " +
+            "queue has no leader (until its members notice the old one gone and elect another) writes and reads time out (503). A node that sees " +
+            "fewer than half the cluster pauses (cluster_partition_handling=pause_minority, net_ticktime 10 s): it closes its clients' connections, " +
+            "which move to another node. If every node crashes at once, each keeps what it fsynced, so nothing confirmed is lost. " +
+            "GET /read removes a message with a Raft command the majority has committed before the message is sent, so it stays at most once " +
+            "through a failover; a leased read's delivery is requeued if its channel closes first.",
+            ["Queue"], false),
         new("redis-aof",
             "A queue in one Redis list (RPUSH, LPOP) on its own instance with the append-only file.",
             "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged messages; " + QueueMemory,
@@ -195,7 +208,9 @@ public sealed class StoragesDescriptionTests
         Assert.Equal("nats", servers["nats-jetstream"]);
         Assert.Equal("periodic window window 120000", facts["nats-r3"]);
         Assert.Equal("nats-r3", servers["nats-r3"]);
-        Assert.Equal(10, storages.Count(s => s.Serves.Contains("Queue")));
+        Assert.Equal("per-commit nothing nothing ", facts["rabbitmq-r3"]);
+        Assert.Equal("rabbitmq-r3", servers["rabbitmq-r3"]);
+        Assert.Equal(11, storages.Count(s => s.Serves.Contains("Queue")));
         Assert.All(storages.Where(s => s.Serves.Contains("Queue") && s.Name != "nats-r3"), s => Assert.Equal(new QueueDeliveryPaths("at-most-once", "at-least-once"), s.Delivery));
         // A failover of nats-r3's consumer leader can undo a confirmed ack: GET /read is at-most-once only until a failover.
         Assert.Equal(new QueueDeliveryPaths("at-most-once-until-failover", "at-least-once"), Single(storages, "nats-r3").Delivery);
@@ -221,6 +236,11 @@ public sealed class StoragesDescriptionTests
         Assert.Equal((3, 3, "quorum", "nats-jetstream-raft", 4000, "nothing"),
             (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
         Assert.Equal(["127.0.0.41", "127.0.0.42", "127.0.0.43"], r3.Nodes);
+        var rabbitMq = Assert.IsType<ReplicationDescription>(Single(storages, "rabbitmq-r3").Replication);
+        Assert.Equal((3, 3, "quorum", "rabbitmq-quorum-queue-raft", 10_000, "nothing"),
+            (rabbitMq.DataNodes, rabbitMq.Voters, rabbitMq.Mode, rabbitMq.Failover, rabbitMq.DetectionMs, rabbitMq.FailoverLoss));
+        Assert.Equal(["127.0.0.71", "127.0.0.72", "127.0.0.73"], rabbitMq.Nodes);
+        Assert.Equal("rabbitmq-r3", Assert.Single(Single(storages, "rabbitmq-r3").Servers));
         foreach (var (name, synchronous) in new[] { ("postgres-patroni", false), ("postgres-patroni-sync", true) })
         {
             var patroni = Assert.IsType<ReplicationDescription>(Single(storages, name).Replication);
@@ -230,7 +250,7 @@ public sealed class StoragesDescriptionTests
             Assert.Equal(name, Assert.Single(Single(storages, name).Servers));
         }
         // One server, no failover: no replication stated.
-        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3" or "postgres-patroni" or "postgres-patroni-sync")), s => Assert.Null(s.Replication));
+        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3" or "rabbitmq-r3" or "postgres-patroni" or "postgres-patroni-sync")), s => Assert.Null(s.Replication));
     }
 
     [Fact]
@@ -249,6 +269,15 @@ public sealed class StoragesDescriptionTests
 
         Assert.DoesNotContain(storages, s => s.Name == "nats-r3");
         Assert.Contains(storages, s => s.Name == "nats-jetstream");
+    }
+
+    [Fact]
+    public async Task WithoutItsNodesConfiguredThereIsNoRabbitMqR3()
+    {
+        var storages = await StoragesAsync(new() { ["RabbitMq:R3Endpoints"] = "" });
+
+        Assert.DoesNotContain(storages, s => s.Name == "rabbitmq-r3");
+        Assert.Contains(storages, s => s.Name == "rabbitmq");
     }
 
     [Fact]

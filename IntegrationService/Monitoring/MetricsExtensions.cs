@@ -18,6 +18,7 @@ public static class MetricsExtensions
             foreach (var connection in redis.All) backends.Add(new(connection.Activity, () => connection.InFlight));
             var rabbitMq = sp.GetRequiredService<RabbitMqConnection>();
             backends.Add(new(rabbitMq.Activity, () => rabbitMq.Activity.InFlight));
+            if (sp.GetKeyedService<RabbitMqConnection>(RabbitMqConnection.R3BackendName) is { } r3) backends.Add(new(r3.Activity, () => r3.Activity.InFlight));
             return new ServiceMetrics(backends);
         });
         return builder;

@@ -83,7 +83,7 @@ public sealed class FingerprintCommand : Command
     /// <summary>Whether <paramref name="server"/> has a fingerprint reader (a test checks every registered one has).</summary>
     public static bool CanRead(IServiceProvider services, string server) =>
         server is PostgresServiceCollectionExtensions.BackendName or TarantoolHealthCheck.BackendName or BeanstalkdQueueStore.BackendName
-            or RabbitMqConnection.BackendName or NatsJetStreamQueue.BackendName or NatsJetStreamQueue.R3BackendName
+            or RabbitMqConnection.BackendName or RabbitMqConnection.R3BackendName or NatsJetStreamQueue.BackendName or NatsJetStreamQueue.R3BackendName
             or PostgresServiceCollectionExtensions.PatroniName or PostgresServiceCollectionExtensions.PatroniSyncName
         || services.GetRequiredService<RedisConnections>().All.Any(c => c.Name == server);
 
@@ -98,6 +98,9 @@ public sealed class FingerprintCommand : Command
         BeanstalkdQueueStore.BackendName => BeanstalkdFingerprint.ReadAsync(server, services.GetRequiredService<IOptions<BeanstalkdOptions>>(), cancellationToken),
         RabbitMqConnection.BackendName when services.GetRequiredService<IOptions<RabbitMqOptions>>().Value is var rabbit =>
             QueueBrokerFingerprint.ReadAsync(server, rabbit.Host, rabbit.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
+        // As nats-r3's: the first node stands for the cluster.
+        RabbitMqConnection.R3BackendName when services.GetRequiredService<IOptions<RabbitMqOptions>>().Value.R3Nodes()[0] is var node =>
+            QueueBrokerFingerprint.ReadAsync(server, node.HostName, node.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         NatsJetStreamQueue.BackendName when new Uri(services.GetRequiredService<IOptions<NatsOptions>>().Value.Url) is var nats =>
             QueueBrokerFingerprint.ReadAsync(server, nats.Host, nats.Port, services.GetRequiredService<StorageRegistry>(), cancellationToken),
         // The cluster's first node stands for it (the depth read is the stream's, through whichever node the client is on).

@@ -22,7 +22,8 @@ public static class Architectures
     private const string Tarantool = TarantoolHealthCheck.BackendName;
 
     /// <summary>
-    /// Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is, postgres-patroni and
+    /// Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is, rabbitmq-r3 only
+    /// where RabbitMq:R3Endpoints is, postgres-patroni and
     /// postgres-patroni-sync only where Postgres:Patroni and Postgres:PatroniSync are (the deployment has one).
     /// </summary>
     public static IServiceCollection AddArchitectures(this IServiceCollection services, IConfiguration configuration)
@@ -41,6 +42,7 @@ public static class Architectures
         services.AddSingleton(RedisClusterKv);
         if (!string.IsNullOrEmpty(configuration["Redis:Sentinel"])) services.AddSingleton(RedisSentinel);
         if (!string.IsNullOrEmpty(configuration["Nats:R3Url"])) services.AddSingleton(NatsR3QueueArchitecture);
+        if (!string.IsNullOrEmpty(configuration["RabbitMq:R3Endpoints"])) services.AddSingleton(RabbitMqR3Queue);
         if (!string.IsNullOrEmpty(configuration["Postgres:Patroni"])) services.AddSingleton(sp => PostgresPatroni(sp, synchronous: false));
         if (!string.IsNullOrEmpty(configuration["Postgres:PatroniSync"])) services.AddSingleton(sp => PostgresPatroni(sp, synchronous: true));
         return services;
@@ -230,6 +232,38 @@ public static class Architectures
         };
     }
 
+    /// <summary>
+    /// rabbitmq-r3: the same queue as rabbitmq in a quorum queue with a member on each of three nodes, confirmed once a
+    /// majority has a message; the client follows the cluster with the RabbitMQ client's own endpoint list.
+    /// </summary>
+    private static StorageArchitecture RabbitMqR3Queue(IServiceProvider sp)
+    {
+        var rabbitMq = Bound<RabbitMqOptions>(sp);
+        const string name = RabbitMqConnection.R3BackendName;
+        var nodes = rabbitMq.R3Nodes();
+        return new(name,
+            $"RabbitMQ 3.10 on {nodes.Count} nodes, each taking clients on its own loopback address: one durable quorum queue ('{rabbitMq.Queue}', " +
+            $"x-quorum-initial-group-size={nodes.Count}) with a member on each node, read and written as on rabbitmq. The client is given every node, " +
+            "connects to one and recovers its connection on another when it fails (the RabbitMQ client's endpoint list); the queue's leader may be " +
+            "any node, and a node that is not forwards to it.",
+            "A publisher confirm comes once a majority (2 of 3) has the message in its Raft log, fsynced (raft.wal_sync_method=datasync): a crash, " +
+            "stall or partition of one node loses no confirmed message, and the member elected leader has every confirmed one (Raft). While the " +
+            "queue has no leader (until its members notice the old one gone and elect another) writes and reads time out (503). A node that sees " +
+            "fewer than half the cluster pauses (cluster_partition_handling=pause_minority, net_ticktime 10 s): it closes its clients' connections, " +
+            "which move to another node. If every node crashes at once, each keeps what it fsynced, so nothing confirmed is lost. " +
+            "GET /read removes a message with a Raft command the majority has committed before the message is sent, so it stays at most once " +
+            "through a failover; a leased read's delivery is requeued if its channel closes first.",
+            null, null, [name], [])
+        {
+            Queue = sp.GetRequiredKeyedService<RabbitMqQueueStore>(name),
+            Facts = DurabilityFacts.Synchronous,
+            Replication = new(nodes.Count, nodes.Count, ReplicationMode.Quorum, "rabbitmq-quorum-queue-raft", RabbitMqR3DetectionMs, Loss.Nothing,
+                [.. nodes.Select(node => node.HostName)],
+                $"{nodes.Count} nodes, each with a member of the quorum queue; a message is confirmed once a majority has it, and a new leader is elected " +
+                "among the members that have every confirmed message (Raft). A failover of one node loses nothing confirmed."),
+        };
+    }
+
     /// <summary>nats-jetstream: a queue in a JetStream stream (file storage, work-queue retention) read through a durable pull consumer.</summary>
     private static StorageArchitecture NatsJetStreamQueueArchitecture(IServiceProvider sp)
     {
@@ -312,6 +346,12 @@ public static class Architectures
 
     /// <summary>Patroni's leader key ttl (infra/config/patroni.yml): how long a primary whose Patroni is gone keeps the key.</summary>
     private const int PatroniTtlMs = 10_000;
+
+    /// <summary>
+    /// How long rabbitmq-r3's quorum queue members take to count a silent leader's node gone, at the most: net_ticktime
+    /// (infra/config/rabbitmq-r3.conf) is 10 s, a node counting another gone after 0.75-1.25 of it.
+    /// </summary>
+    private const int RabbitMqR3DetectionMs = 10_000;
 
     /// <summary>How long a nats-server 2.9 follower waits for its leader before it campaigns, at the least (its Raft's election timeout, 4–9 s).</summary>
     private const int NatsR3ElectionMs = 4000;

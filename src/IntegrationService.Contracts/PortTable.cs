@@ -56,6 +56,12 @@ public sealed class PortTable
     /// <summary>NATS.Net's URL for nats-r3 whose nodes take clients on <paramref name="port"/>: every node, comma-separated.</summary>
     public static string NatsR3Url(int port) => string.Join(',', NatsR3Nodes.Select(address => $"nats://{address}:{port}"));
 
+    /// <summary>The loopback addresses of rabbitmq-r3's three nodes (script/services: a RabbitMQ node taking AMQP clients on each).</summary>
+    public static IReadOnlyList<string> RabbitMqR3Nodes { get; } = ["127.0.0.71", "127.0.0.72", "127.0.0.73"];
+
+    /// <summary>The RabbitMQ client's endpoint list for rabbitmq-r3 whose nodes take clients on <paramref name="port"/>: every node, host:port, comma-separated.</summary>
+    public static string RabbitMqR3Endpoints(int port) => string.Join(',', RabbitMqR3Nodes.Select(address => $"{address}:{port}"));
+
     /// <summary>The loopback addresses of a Patroni topology's three PostgreSQL nodes (script/services): postgres-patroni's, or postgres-patroni-sync's.</summary>
     public static IReadOnlyList<string> PatroniNodes(bool synchronous) =>
         synchronous ? ["127.0.0.61", "127.0.0.62", "127.0.0.63"] : ["127.0.0.51", "127.0.0.52", "127.0.0.53"];

@@ -20,6 +20,9 @@ public sealed class RabbitMqConnection : IAsyncDisposable
 {
     public const string BackendName = "rabbitmq";
 
+    /// <summary>rabbitmq-r3: the same queue on a cluster of three nodes (RabbitMq:R3Endpoints).</summary>
+    public const string R3BackendName = "rabbitmq-r3";
+
     private static readonly TimeSpan RetryInterval = TimeSpan.FromSeconds(1);
 
     private static readonly CreateChannelOptions ChannelOptions = new(
@@ -30,18 +33,33 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     private readonly ConcurrentBag<IChannel> _idle = [];
     private readonly SemaphoreSlim _connecting = new(1, 1);
     private readonly Dictionary<string, object?> _queueArguments = new() { ["x-queue-type"] = "quorum" };
+    private readonly string _name;
+    private readonly IReadOnlyList<AmqpTcpEndpoint> _endpoints;
     private IConnection? _connection;
     private long _nextAttemptMs;
     private string _lastFailure = "not connected yet";
 
+    /// <summary>The broker of RabbitMq:Host and RabbitMq:Port, one node (<see cref="BackendName"/>).</summary>
     public RabbitMqConnection(RabbitMqOptions options)
+        : this(options, BackendName, [new AmqpTcpEndpoint(options.Host, options.Port)], replicas: 1)
+    {
+    }
+
+    /// <summary>
+    /// A cluster named <paramref name="name"/>: the client is given every node of <paramref name="endpoints"/>, connects to
+    /// one of them and, when that connection fails, recovers it on another (the client's endpoint list); the queue is
+    /// declared with a member on each of <paramref name="replicas"/> nodes (x-quorum-initial-group-size).
+    /// </summary>
+    public RabbitMqConnection(RabbitMqOptions options, string name, IReadOnlyList<AmqpTcpEndpoint> endpoints, int replicas)
     {
         _options = options;
+        _name = name;
+        _endpoints = endpoints;
+        if (replicas > 1) _queueArguments["x-quorum-initial-group-size"] = replicas;
+        Activity = new(name);
         var timeout = TimeSpan.FromMilliseconds(options.TimeoutMs);
         _factory = new ConnectionFactory
         {
-            HostName = options.Host,
-            Port = options.Port,
             UserName = options.User,
             Password = options.Password,
             VirtualHost = options.VirtualHost,
@@ -67,7 +85,10 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     public int QueueTakesInFlight => _options.QueueTakesInFlight;
 
     /// <summary>Calls in flight and calls that ran out of time, for /metrics.</summary>
-    public BackendActivity Activity { get; } = new(BackendName);
+    public BackendActivity Activity { get; }
+
+    /// <summary>Its health check's and its failures' backend name (<see cref="BackendName"/>, <see cref="R3BackendName"/>).</summary>
+    public string Name => _name;
 
     /// <summary>Runs one call on a channel of its own, within the deadline.</summary>
     public async Task<T> RunAsync<T>(Func<IChannel, CancellationToken, Task<T>> call)
@@ -124,7 +145,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     {
         var timedOut = deadline.IsCancellationRequested || e is TimeoutException;
         if (timedOut) Activity.CountTimeout();
-        return new StorageUnavailableException(BackendName, timedOut ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
+        return new StorageUnavailableException(_name, timedOut ? $"no answer within {_options.TimeoutMs} ms" : e.Message, e);
     }
 
     private async Task<IChannel> RentAsync(CancellationToken cancellationToken)
@@ -144,7 +165,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     public async Task<IChannel> OpenChannelAsync(CancellationToken cancellationToken)
     {
         var connection = await ConnectAsync(cancellationToken);
-        if (!connection.IsOpen) throw new StorageUnavailableException(BackendName, $"connection lost, reconnecting: {connection.CloseReason?.ReplyText}");
+        if (!connection.IsOpen) throw new StorageUnavailableException(_name, $"connection lost, reconnecting: {connection.CloseReason?.ReplyText}");
         IChannel channel;
         try
         {
@@ -156,7 +177,7 @@ public sealed class RabbitMqConnection : IAsyncDisposable
             // issue 1573): its number stays taken on both sides. After ChannelMax of those the
             // connection can open no channel at all; closing it frees them all.
             Retire(connection);
-            throw new StorageUnavailableException(BackendName, $"the connection has no channel left ({e.Message}); opening a new one", e);
+            throw new StorageUnavailableException(_name, $"the connection has no channel left ({e.Message}); opening a new one", e);
         }
         try
         {
@@ -185,18 +206,18 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     private async Task<IConnection> ConnectAsync(CancellationToken cancellationToken)
     {
         if (Volatile.Read(ref _connection) is { } open) return open;
-        if (Environment.TickCount64 < Volatile.Read(ref _nextAttemptMs)) throw new StorageUnavailableException(BackendName, _lastFailure);
+        if (Environment.TickCount64 < Volatile.Read(ref _nextAttemptMs)) throw new StorageUnavailableException(_name, _lastFailure);
         await _connecting.WaitAsync(cancellationToken);
         try
         {
             if (_connection is { } connected) return connected;
             try
             {
-                return _connection = await _factory.CreateConnectionAsync(cancellationToken);
+                return _connection = await _factory.CreateConnectionAsync(_endpoints, cancellationToken);
             }
             catch (Exception e) when (IsUnavailable(e))
             {
-                _lastFailure = $"cannot connect to {_options.Host}:{_options.Port}: {e.Message}";
+                _lastFailure = $"cannot connect to {string.Join(", ", _endpoints.Select(endpoint => $"{endpoint.HostName}:{endpoint.Port}"))}: {e.Message}";
                 Volatile.Write(ref _nextAttemptMs, Environment.TickCount64 + (long)RetryInterval.TotalMilliseconds);
                 throw;
             }

@@ -1,9 +1,11 @@
 using System.ComponentModel.DataAnnotations;
+using System.Globalization;
+using RabbitMQ.Client;
 
 namespace IntegrationService.Storage.RabbitMq;
 
 /// <summary>Configuration section "RabbitMq".</summary>
-public sealed class RabbitMqOptions
+public sealed class RabbitMqOptions : IValidatableObject
 {
     [Required]
     public string Host { get; set; } = "127.0.0.1";
@@ -11,6 +13,37 @@ public sealed class RabbitMqOptions
     /// <summary>The AMQP port: the local server's from infra/config/ports.txt (<see cref="PortTableConfiguration"/>).</summary>
     [Range(1, 65535, ErrorMessage = "RabbitMq:Port is not set: RabbitMq__Port in the environment or --RabbitMq:Port=…, or run from a checkout, whose infra/config/ports.txt gives the local servers' endpoints")]
     public int Port { get; set; }
+
+    /// <summary>
+    /// rabbitmq-r3's nodes, each host:port, comma-separated (the local three from infra/config/ports.txt); empty: the
+    /// deployment has no rabbitmq-r3. The same account, virtual host and queue name as on the single node.
+    /// </summary>
+    public string R3Endpoints { get; set; } = "";
+
+    /// <summary>rabbitmq-r3's nodes: each entry of <see cref="R3Endpoints"/> (none when it is empty).</summary>
+    public IReadOnlyList<AmqpTcpEndpoint> R3Nodes() =>
+        [.. Entries(R3Endpoints).Select(entry => TryParse(entry, out var host, out var port) ? new AmqpTcpEndpoint(host, port)
+            : throw new FormatException($"RabbitMq:R3Endpoints: '{entry}' is not host:port"))];
+
+    /// <summary>Each entry of RabbitMq:R3Endpoints is host:port, checked at start.</summary>
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        foreach (var entry in Entries(R3Endpoints))
+        {
+            if (!TryParse(entry, out _, out _))
+                yield return new ValidationResult($"RabbitMq:R3Endpoints: '{entry}' is not host:port (the nodes, comma-separated)", [nameof(R3Endpoints)]);
+        }
+    }
+
+    private static string[] Entries(string list) => list.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+
+    private static bool TryParse(string entry, out string host, out int port)
+    {
+        var colon = entry.LastIndexOf(':');
+        host = colon > 0 ? entry[..colon] : "";
+        port = 0;
+        return colon > 0 && int.TryParse(entry[(colon + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out port) && port is >= 1 and <= 65535;
+    }
 
     [Required]
     public string User { get; set; } = "integration";
