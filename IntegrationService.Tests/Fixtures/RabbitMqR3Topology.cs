@@ -28,9 +28,9 @@ public static class RabbitMqR3Topology
             "rabbitmq-r3: no node leads the queue (the service declares it on its first request; script/services --test up rabbitmq-r3)");
         var index = PortTable.RabbitMqR3Nodes.ToList().IndexOf(before) + 1;
         Assert.True(index > 0, $"rabbitmq-r3: the leader {before} is none of {string.Join(", ", PortTable.RabbitMqR3Nodes)}");
-        await ToolAsync(index, "rabbitmq-upgrade", "drain");
         try
         {
+            await ToolAsync(index, "rabbitmq-upgrade", "drain");
             var moved = DateTime.UtcNow + TimeSpan.FromSeconds(60);
             while (await LeaderAsync() is var now && (now is null || now == before))
             {

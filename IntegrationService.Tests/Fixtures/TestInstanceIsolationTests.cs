@@ -49,7 +49,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         }
         // rabbitmq-r3's three nodes, on the test port of each node's own address (distribution on 127.0.0.1, + 10000 + i - 1).
         Assert.Equal(PortTable.RabbitMqR3Endpoints(TestServers.RabbitMqR3Port), Options<RabbitMqOptions>().R3Endpoints);
-        foreach (var port in new[] { TestServers.RabbitMqR3Port, TestServers.RabbitMqR3Port + 10000, TestServers.RabbitMqR3Port + 10002 })
+        foreach (var port in new[] { TestServers.RabbitMqR3Port, TestServers.RabbitMqR3Port + 10000, TestServers.RabbitMqR3Port + 10001, TestServers.RabbitMqR3Port + 10002 })
         {
             Assert.DoesNotContain(port, TestServers.DefaultPorts);
         }

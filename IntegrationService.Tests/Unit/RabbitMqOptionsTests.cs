@@ -19,17 +19,27 @@ public sealed class RabbitMqOptionsTests
     {
         Assert.Empty(Validate("127.0.0.71:15675, 127.0.0.72:15675,127.0.0.73:15675"));
         Assert.Empty(Validate(""));
-        Assert.Equal([("127.0.0.71", 1), ("127.0.0.72", 2)],
-            new RabbitMqOptions { R3Endpoints = "127.0.0.71:1, 127.0.0.72:2" }.R3Nodes().Select(n => (n.HostName, n.Port)));
+        Assert.Equal([("127.0.0.71", 1), ("127.0.0.72", 2), ("127.0.0.73", 3)],
+            new RabbitMqOptions { R3Endpoints = "127.0.0.71:1, 127.0.0.72:2,127.0.0.73:3" }.R3Nodes().Select(n => (n.HostName, n.Port)));
     }
 
     [Theory]
-    [InlineData("127.0.0.71")]
-    [InlineData("127.0.0.71:")]
-    [InlineData("127.0.0.71:0")]
-    [InlineData("127.0.0.71:65536")]
-    [InlineData("127.0.0.71:15675,:15675")]
-    [InlineData("127.0.0.71:15675,127.0.0.72:x")]
+    [InlineData(",", 0)]
+    [InlineData("127.0.0.71:15675", 1)]
+    [InlineData("127.0.0.71:15675,127.0.0.72:15675", 2)]
+    public void FewerThanThreeNodesAreRefused(string endpoints, int count)
+    {
+        var error = Assert.Single(Validate(endpoints), e => e.ErrorMessage!.Contains("at least 3 needed"));
+        Assert.StartsWith($"RabbitMq:R3Endpoints: {count} node(s) given", error.ErrorMessage);
+    }
+
+    [Theory]
+    [InlineData("127.0.0.71,127.0.0.72:1,127.0.0.73:1")]
+    [InlineData("127.0.0.71:,127.0.0.72:1,127.0.0.73:1")]
+    [InlineData("127.0.0.71:0,127.0.0.72:1,127.0.0.73:1")]
+    [InlineData("127.0.0.71:65536,127.0.0.72:1,127.0.0.73:1")]
+    [InlineData("127.0.0.71:15675,:15675,127.0.0.73:1")]
+    [InlineData("127.0.0.71:15675,127.0.0.72:x,127.0.0.73:1")]
     public void AnEntryThatIsNotHostPortIsRefusedNamingIt(string endpoints)
     {
         var error = Assert.Single(Validate(endpoints));

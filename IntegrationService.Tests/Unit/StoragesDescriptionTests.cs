@@ -237,7 +237,7 @@ public sealed class StoragesDescriptionTests
             (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
         Assert.Equal(["127.0.0.41", "127.0.0.42", "127.0.0.43"], r3.Nodes);
         var rabbitMq = Assert.IsType<ReplicationDescription>(Single(storages, "rabbitmq-r3").Replication);
-        Assert.Equal((3, 3, "quorum", "rabbitmq-quorum-queue-raft", 10_000, "nothing"),
+        Assert.Equal((3, 3, "quorum", "rabbitmq-quorum-queue-raft", 12_500, "nothing"),
             (rabbitMq.DataNodes, rabbitMq.Voters, rabbitMq.Mode, rabbitMq.Failover, rabbitMq.DetectionMs, rabbitMq.FailoverLoss));
         Assert.Equal(["127.0.0.71", "127.0.0.72", "127.0.0.73"], rabbitMq.Nodes);
         Assert.Equal("rabbitmq-r3", Assert.Single(Single(storages, "rabbitmq-r3").Servers));

@@ -246,7 +246,7 @@ public static class Architectures
             $"x-quorum-initial-group-size={nodes.Count}) with a member on each node, read and written as on rabbitmq. The client is given every node, " +
             "connects to one and recovers its connection on another when it fails (the RabbitMQ client's endpoint list); the queue's leader may be " +
             "any node, and a node that is not forwards to it.",
-            "A publisher confirm comes once a majority (2 of 3) has the message in its Raft log, fsynced (raft.wal_sync_method=datasync): a crash, " +
+            $"A publisher confirm comes once a majority ({nodes.Count / 2 + 1} of {nodes.Count}) has the message in its Raft log, fsynced (raft.wal_sync_method=datasync): a crash, " +
             "stall or partition of one node loses no confirmed message, and the member elected leader has every confirmed one (Raft). While the " +
             "queue has no leader (until its members notice the old one gone and elect another) writes and reads time out (503). A node that sees " +
             "fewer than half the cluster pauses (cluster_partition_handling=pause_minority, net_ticktime 10 s): it closes its clients' connections, " +
@@ -348,10 +348,12 @@ public static class Architectures
     private const int PatroniTtlMs = 10_000;
 
     /// <summary>
-    /// How long rabbitmq-r3's quorum queue members take to count a silent leader's node gone, at the most: net_ticktime
-    /// (infra/config/rabbitmq-r3.conf) is 10 s, a node counting another gone after 0.75-1.25 of it.
+    /// How long rabbitmq-r3's nodes take to count a silent node gone, at the most: net_ticktime (infra/config/rabbitmq-r3.conf)
+    /// is 10 s, and a node counts another gone after 0.75 to 1.25 times it. Only then does a node cut off from the others
+    /// pause and close its clients' connections; the quorum queue's members may elect a new leader sooner (they watch
+    /// each other every second), but a client on the cut-off node waits for this.
     /// </summary>
-    private const int RabbitMqR3DetectionMs = 10_000;
+    private const int RabbitMqR3DetectionMs = 12_500;
 
     /// <summary>How long a nats-server 2.9 follower waits for its leader before it campaigns, at the least (its Raft's election timeout, 4–9 s).</summary>
     private const int NatsR3ElectionMs = 4000;

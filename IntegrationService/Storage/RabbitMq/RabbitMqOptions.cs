@@ -25,14 +25,21 @@ public sealed class RabbitMqOptions : IValidatableObject
         [.. Entries(R3Endpoints).Select(entry => TryParse(entry, out var host, out var port) ? new AmqpTcpEndpoint(host, port)
             : throw new FormatException($"RabbitMq:R3Endpoints: '{entry}' is not host:port"))];
 
-    /// <summary>Each entry of RabbitMq:R3Endpoints is host:port, checked at start.</summary>
+    /// <summary>The fewest nodes of rabbitmq-r3: a quorum queue on two cannot lose either and keep a majority.</summary>
+    public const int MinR3Nodes = 3;
+
+    /// <summary>RabbitMq:R3Endpoints, checked at start: empty, or at least <see cref="MinR3Nodes"/> entries, each host:port.</summary>
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
-        foreach (var entry in Entries(R3Endpoints))
+        if (string.IsNullOrEmpty(R3Endpoints)) yield break;
+        var entries = Entries(R3Endpoints);
+        foreach (var entry in entries)
         {
             if (!TryParse(entry, out _, out _))
                 yield return new ValidationResult($"RabbitMq:R3Endpoints: '{entry}' is not host:port (the nodes, comma-separated)", [nameof(R3Endpoints)]);
         }
+        if (entries.Length < MinR3Nodes)
+            yield return new ValidationResult($"RabbitMq:R3Endpoints: {entries.Length} node(s) given, at least {MinR3Nodes} needed (a quorum queue on fewer survives no node's loss)", [nameof(R3Endpoints)]);
     }
 
     private static string[] Entries(string list) => list.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
