@@ -8,7 +8,7 @@ namespace Crash.Tests;
 
 /// <summary>
 /// A stand-in for IntegrationService's author, item, queue and key-value routes, in memory. While
-/// <see cref="DownFlag"/> exists it answers 503; with <c>dropEvery</c> it acknowledges every n-th
+/// <see cref="DownFlag"/> exists it answers 503 (and the first such answer creates <see cref="RefusedMarker"/>); with <c>dropEvery</c> it acknowledges every n-th
 /// write without keeping it; with <c>redeliverEvery</c> every n-th queue read leaves its message on the queue.
 /// The leased read (<c>POST /read?lease=</c>, <c>POST /ack</c>) holds a message for its lease and gives it
 /// back when the lease ends; with <c>ackFailsEvery</c> every n-th ack answers 503 and does nothing (once per
@@ -37,6 +37,7 @@ internal sealed class FakeApi : IAsyncDisposable
     private long _nextId = 1000;
     private long _writes;
     private long _received;
+    private long _refused;
 
     public FakeApi(string downFlag, int dropEvery = 0, IReadOnlyDictionary<long, long[]>? items = null, int redeliverEvery = 0, IEnumerable<string>? queued = null,
         int ackFailsEvery = 0, bool forgetEndedLeases = false, int leaseAnswerLostEvery = 0)
@@ -58,7 +59,16 @@ internal sealed class FakeApi : IAsyncDisposable
     public int Port { get; }
     public string Url => $"http://127.0.0.1:{Port}";
     public string DownFlag { get; }
+
+    /// <summary>
+    /// A file created when the API first answers 503 because <see cref="DownFlag"/> exists: a fault command that
+    /// waits for it holds its outage until a request has met it, however late a loaded machine answers.
+    /// </summary>
+    public string RefusedMarker => DownFlag + ".refused";
     public long Dropped { get; private set; }
+
+    /// <summary>Write requests answered 503 because <see cref="DownFlag"/> existed.</summary>
+    public long WritesRefused => Interlocked.Read(ref _refused);
 
     /// <summary>Write requests received, answered or not.</summary>
     public long Writes => Interlocked.Read(ref _received);
@@ -86,8 +96,12 @@ internal sealed class FakeApi : IAsyncDisposable
         var request = context.Request;
         var body = await new StreamReader(request.InputStream).ReadToEndAsync();
         var leasePath = request.Url!.AbsolutePath.StartsWith("/read/", StringComparison.Ordinal) || request.Url.AbsolutePath.StartsWith("/ack/", StringComparison.Ordinal);
-        if (request.HttpMethod is "POST" or "PUT" && !leasePath) Interlocked.Increment(ref _received);
-        var (status, answer) = File.Exists(DownFlag) ? (503, """{"title":"Storage unavailable"}""")
+        var write = request.HttpMethod is "POST" or "PUT" && !leasePath;
+        if (write) Interlocked.Increment(ref _received);
+        var down = File.Exists(DownFlag);
+        if (down && write) Interlocked.Increment(ref _refused);
+        if (down && !File.Exists(RefusedMarker)) await File.WriteAllTextAsync(RefusedMarker, "");
+        var (status, answer) = down ? (503, """{"title":"Storage unavailable"}""")
             : Route(request.HttpMethod, request.Url.AbsolutePath, request.QueryString["id"] ?? request.QueryString["lease"], body);
         var bytes = Encoding.UTF8.GetBytes(answer);
         context.Response.StatusCode = status;
