@@ -248,9 +248,9 @@ public static class Architectures
             "any node, and a node that is not forwards to it.",
             $"A publisher confirm comes once a majority ({nodes.Count / 2 + 1} of {nodes.Count}) has the message in its Raft log, fsynced (raft.wal_sync_method=datasync): a crash, " +
             "stall or partition of one node loses no confirmed message, and the member elected leader has every confirmed one (Raft). While the " +
-            "queue has no leader (until its members notice the old one gone and elect another) writes and reads time out (503). A node that sees " +
-            "fewer than half the cluster pauses (cluster_partition_handling=pause_minority, net_ticktime 10 s): it closes its clients' connections, " +
-            "which move to another node. If every node crashes at once, each keeps what it fsynced, so nothing confirmed is lost. " +
+            "queue has no leader (until its members notice the old one gone and elect another) writes and reads time out (503); a client " +
+            "connected to a node cut off from the majority gets 503 until the partition is over, when that node restarts its RabbitMQ application " +
+            "(cluster_partition_handling=autoheal, net_ticktime 10 s) and the client moves to another node. If every node crashes at once, each keeps what it fsynced, so nothing confirmed is lost. " +
             "GET /read removes a message with a Raft command the majority has committed before the message is sent, so it stays at most once " +
             "through a failover; a leased read's delivery is requeued if its channel closes first.",
             null, null, [name], [])
@@ -349,9 +349,8 @@ public static class Architectures
 
     /// <summary>
     /// How long rabbitmq-r3's nodes take to count a silent node gone, at the most: net_ticktime (infra/config/rabbitmq-r3.conf)
-    /// is 10 s, and a node counts another gone after 0.75 to 1.25 times it. Only then does a node cut off from the others
-    /// pause and close its clients' connections; the quorum queue's members may elect a new leader sooner (they watch
-    /// each other every second), but a client on the cut-off node waits for this.
+    /// is 10 s, and a node counts another gone after 0.75 to 1.25 times it; the quorum queue's members may elect a new
+    /// leader sooner (they watch each other every second).
     /// </summary>
     private const int RabbitMqR3DetectionMs = 12_500;
 
