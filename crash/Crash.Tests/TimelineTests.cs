@@ -112,6 +112,19 @@ public sealed class TimelineTests
     }
 
     [Fact]
+    public void EveryCaptionLineFitsTheChartsWidth()
+    {
+        // The longest of each: a p99 never back and never back to a level the load kept over the SLO, with many 503s.
+        var lines = TimelineSvg.CaptionLines(10, "p99 not back under the SLO within the run", 1_234_567,
+            "not back to its 1234.5 ms before the fault (grey) within the run");
+        Assert.Equal(3, lines.Count);
+        // At most 0.6 em a character in a sans-serif font.
+        Assert.All(lines, line => Assert.True(line.Length * 0.6 * TimelineSvg.CaptionFontSize <= TimelineSvg.CaptionWidth,
+            $"'{line}' ({line.Length} characters) runs past {TimelineSvg.CaptionWidth} px"));
+        Assert.Equal(2, TimelineSvg.CaptionLines(10, "p99 back under the SLO 2 s after the fault", 3, null).Count);
+    }
+
+    [Fact]
     public void AFaultThatOutlastsTheRunIsShadedToThePlotsEdge()
     {
         // 10 s of writes on a plot from x 60 to 690: the fault from 3 s (x 249) to 50 s ends at the edge, 441 wide.

@@ -10,7 +10,21 @@ namespace Crash.Timeline;
 /// </summary>
 public static class TimelineSvg
 {
-    private const int Width = 760, Height = 320, Left = 60, Right = 70, Top = 40, Bottom = 50;
+    /// <summary>The caption's font size; a line of it must fit between the left margin and the chart's right edge.</summary>
+    public const int CaptionFontSize = 11;
+
+    /// <summary>The widest caption line, in px: from the plot's left edge to the chart's right edge.</summary>
+    public const int CaptionWidth = Width - Left;
+
+    /// <summary>The caption under the plot, one line each: the legend, the return under the SLO, and the return to the run's own level.</summary>
+    public static IReadOnlyList<string> CaptionLines(double sloMs, string back, long shed503, string? baseline) =>
+    [
+        $"p99 (blue), SLO {Svg.N(sloMs)} ms (red), 503s (orange), fault shaded",
+        $"{back}; {shed503} answered 503 meanwhile",
+        .. baseline is null ? Array.Empty<string>() : [baseline],
+    ];
+
+    private const int Width = 760, Height = 335, Left = 60, Right = 70, Top = 40, Bottom = 65;
 
     public static string Render(RunTimeline timeline, string title)
     {
@@ -48,17 +62,20 @@ public static class TimelineSvg
         var points = string.Join(' ', seconds.Where(s => s.P99Ms is not null).Select(s => $"{Svg.N(X(s.Second + 0.5))},{Svg.N(YMs(s.P99Ms!.Value))}"));
         svg.Append($"<polyline fill=\"none\" stroke=\"{Svg.Palette[0]}\" stroke-width=\"2\" points=\"{points}\"/>\n");
         var back = timeline.P99BackS is { } b ? $"p99 back under the SLO {Svg.N(b)} s after the fault" : "p99 not back under the SLO within the run";
+        string? baseline = null;
         if (timeline.BaselineP99Ms is { } level && level > timeline.SloMs)
         {
             // The load alone kept p99 over the SLO: the run's own level before the fault is the one to return to.
             Svg.Line(svg, Left, YMs(level), Width - Right, YMs(level), "#7f7f7f", 1, "2 3");
-            back += timeline.BaselineBackS is { } bb
-                ? $"; back to its {Svg.N(level)} ms before the fault (grey) {Svg.N(bb)} s after"
-                : $"; not back to its {Svg.N(level)} ms before the fault (grey) within the run";
+            baseline = timeline.BaselineBackS is { } bb
+                ? $"back to its {Svg.N(level)} ms before the fault (grey) {Svg.N(bb)} s after"
+                : $"not back to its {Svg.N(level)} ms before the fault (grey) within the run";
         }
-        // Two lines: one would run past the chart's width.
-        Svg.Text(svg, Left, Height - 24, $"p99 (blue), SLO {Svg.N(timeline.SloMs)} ms (red), 503s (orange), fault shaded", "start", 11);
-        Svg.Text(svg, Left, Height - 9, $"{back}; {timeline.Shed503} answered 503 meanwhile", "start", 11);
+        // A line each: together they ran past the chart's width.
+        foreach (var (line, i) in CaptionLines(timeline.SloMs, back, timeline.Shed503, baseline).Select((line, i) => (line, i)))
+        {
+            Svg.Text(svg, Left, Height - 39 + 15 * i, line, "start", CaptionFontSize);
+        }
         return svg.Append("</svg>\n").ToString();
     }
 }
