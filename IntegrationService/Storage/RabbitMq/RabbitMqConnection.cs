@@ -87,9 +87,6 @@ public sealed class RabbitMqConnection : IAsyncDisposable
     /// <summary>Calls in flight and calls that ran out of time, for /metrics.</summary>
     public BackendActivity Activity { get; }
 
-    /// <summary>Its health check's and its failures' backend name (<see cref="BackendName"/>, <see cref="R3BackendName"/>).</summary>
-    public string Name => _name;
-
     /// <summary>Runs one call on a channel of its own, within the deadline.</summary>
     public async Task<T> RunAsync<T>(Func<IChannel, CancellationToken, Task<T>> call)
     {
