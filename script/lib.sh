@@ -144,16 +144,17 @@ build_tools() {
   done
 }
 
-# Brings every server up, and at exit stops those that were down before (the machine is left as
-# found). Sets the EXIT trap.
+# Brings the servers named (default: every server) up, and at exit stops those that were down
+# before (the machine is left as found). Sets the EXIT trap.
 servers_up_as_found() {
-  local server
+  local server servers=("$@")
+  [ "${#servers[@]}" -gt 0 ] || servers=("${ALL_SERVERS[@]}")
   WAS_DOWN=()
-  for server in "${ALL_SERVERS[@]}"; do
+  for server in "${servers[@]}"; do
     "$ROOT/script/services" status "$server" >/dev/null 2>&1 || WAS_DOWN+=("$server")
   done
   trap 'if [ "${#WAS_DOWN[@]}" -gt 0 ]; then "$ROOT/script/services" down "${WAS_DOWN[@]}" || true; fi' EXIT
-  "$ROOT/script/services" up
+  "$ROOT/script/services" up "${servers[@]}"
 }
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -41,6 +41,24 @@ public sealed class SettleCommandTests
     }
 
     [Fact]
+    public async Task OnlyTheNamedServersSettle()
+    {
+        // Tarantool's port would fail it: --only postgres never tries it.
+        var (code, output, error) = await SettleAsync(1, "--only", "postgres");
+        Assert.True(code == 0, error);
+        Assert.Equal("{\"postgres\":true}", output);
+        Assert.DoesNotContain("Tarantool", error);
+    }
+
+    [Fact]
+    public async Task AnUnknownServerIsBadInput()
+    {
+        var (code, _, error) = await SettleAsync(TestServers.TarantoolPort, "--only", "postgres,redis-aof");
+        Assert.NotEqual(0, code);
+        Assert.Contains("--only: 'redis-aof' is not one of postgres, tarantool", error);
+    }
+
+    [Fact]
     public async Task AServerThatIsNotThereIsReportedAndSkipped()
     {
         // Nothing listens on port 1.

@@ -7,7 +7,7 @@ using MessagePack;
 namespace IntegrationService.Seeding;
 
 /// <summary>
-/// <c>IntegrationService settle [--vacuum]</c>: makes the servers finish the background work a
+/// <c>IntegrationService settle [--vacuum] [--only postgres,tarantool]</c>: makes the servers finish the background work a
 /// previous step left them (dirty pages and WAL after a seed or a write run, vinyl's in-memory
 /// level), so that it does not land in the next measured run: PostgreSQL CHECKPOINT (with
 /// <c>--vacuum</c> first VACUUM (ANALYZE)), Tarantool <c>box.snapshot()</c>. Uses the service's own
@@ -19,20 +19,46 @@ public sealed class SettleCommand : Command
     // A checkpoint or a snapshot after a large seed writes everything dirty: minutes, not seconds.
     private static readonly TimeSpan SettleTimeout = TimeSpan.FromSeconds(300);
 
+    /// <summary>The servers settle knows (script/services names), for --only.</summary>
+    public static readonly IReadOnlyList<string> Servers = ["postgres", "tarantool"];
+
     private readonly Option<bool> _vacuum = new("--vacuum") { Description = "Also VACUUM (ANALYZE) PostgreSQL before its checkpoint (after a seed)" };
+    // Text, split by RunAsync: System.CommandLine turns an absent array option into [] (none), not null (all).
+    private readonly Option<string?> _only = new("--only")
+    {
+        Description = $"Settle only these servers, comma-separated: {string.Join(", ", Servers)} (the bench names those its run started)",
+        HelpName = "name,…",
+        CustomParser = result =>
+        {
+            var text = result.Tokens[0].Value;
+            foreach (var unknown in text.Split(',').Where(n => !Servers.Contains(n)))
+                result.AddError($"--only: '{unknown}' is not one of {string.Join(", ", Servers)}");
+            return text;
+        },
+    };
 
     public SettleCommand() : base("settle", "PostgreSQL CHECKPOINT (with --vacuum: VACUUM (ANALYZE) first) and Tarantool box.snapshot(); prints which settled as JSON")
     {
         Add(_vacuum);
-        SetAction((parse, _) => RunAsync(parse.GetValue(_vacuum)));
+        Add(_only);
+        SetAction((parse, _) => RunAsync(parse.GetValue(_vacuum), parse.GetValue(_only)?.Split(',') ?? Servers));
     }
 
-    private static async Task<int> RunAsync(bool vacuum)
+    private static async Task<int> RunAsync(bool vacuum, IReadOnlyList<string> only)
     {
         using var host = StorageHost.Build(); // built, not started: no schema work, no reconnect loop
-        var postgres = await TryAsync("PostgreSQL", () => SettlePostgresAsync(host.Services.GetRequiredService<PostgresDatabase>(), vacuum));
-        var tarantool = await TryAsync("Tarantool", () => SnapshotTarantoolAsync(host.Services.GetRequiredService<TarantoolConnection>()));
-        Console.WriteLine($"{{\"postgres\":{(postgres ? "true" : "false")},\"tarantool\":{(tarantool ? "true" : "false")}}}");
+        var settled = new List<string>();
+        if (only.Contains("postgres"))
+        {
+            var postgres = await TryAsync("PostgreSQL", () => SettlePostgresAsync(host.Services.GetRequiredService<PostgresDatabase>(), vacuum));
+            settled.Add($"\"postgres\":{(postgres ? "true" : "false")}");
+        }
+        if (only.Contains("tarantool"))
+        {
+            var tarantool = await TryAsync("Tarantool", () => SnapshotTarantoolAsync(host.Services.GetRequiredService<TarantoolConnection>()));
+            settled.Add($"\"tarantool\":{(tarantool ? "true" : "false")}");
+        }
+        Console.WriteLine($"{{{string.Join(',', settled)}}}");
         return 0;
     }
 

@@ -129,6 +129,15 @@ public sealed class BenchMatrixTests
     }
 
     [Fact]
+    public void TheItemDataSetIsSeededIntoTheServersOfTheItemCellsOnly()
+    {
+        Assert.Empty(Build(storages: "postgres,tarantool-memtx", scenarios: "author-read").SeedBackends(CatalogueFixture.Entries));
+        Assert.Equal(["redis-persistent", "postgres"], Build(storages: "postgres-redis-persistent", scenarios: "item-read").SeedBackends(CatalogueFixture.Entries));
+        Assert.Equal(["tarantool"], Build(storages: "tarantool-memtx", scenarios: "item-read,author-read").SeedBackends(CatalogueFixture.Entries));
+        Assert.Equal(["postgres", "redis-cache"], Build(storages: "postgres,postgres-redis-cache", scenarios: "author-read,item-write").SeedBackends(CatalogueFixture.Entries));
+    }
+
+    [Fact]
     public void AClusterRunsTheKeyValueScenariosOnTheShardableStores()
     {
         var matrix = Build(cluster: 3);

@@ -7,6 +7,9 @@ namespace Lab.Bench;
 /// <summary>What every step of a bench run shares: options, profile, catalogue, paths.</summary>
 public sealed record BenchContext(BenchOptions Options, BenchProfile Profile, IReadOnlyList<StorageDescription> Catalogue, string RunDir, CancellationToken Cancel)
 {
+    /// <summary>The servers this run started and measures (script/services names); null: all of them (settle tries every one it knows).</summary>
+    public IReadOnlyList<string>? RunServers { get; init; }
+
     public string LoadYaml => Path.Combine(Options.Root, "tank", "load.yaml");
 
     public string KvPrefillYaml => Path.Combine(Options.Root, "tank", "configs", "kv-prefill.yaml");

@@ -37,11 +37,21 @@ public sealed record BenchMatrix(
 
     /// <summary>
     /// --quick measures fewer cells properly rather than all of them badly: an author read (every
-    /// architecture with authors) and a queue write (every queue), within 6 minutes.
+    /// architecture with authors) and a queue write (every queue but those quick.yaml's leave_out
+    /// names, the three-node ones), within 6 minutes.
     /// </summary>
     public static IReadOnlyList<Scenario> QuickScenarios { get; } = [Scenario.AuthorRead, Scenario.QueueWrite];
 
     public static IReadOnlyList<Scenario> ClusterScenarioNames { get; } = Enum.GetValues<Scenario>().Where(s => s.Api() == StorageApi.KeyValue).ToArray();
+
+    /// <summary>
+    /// The servers the item data set is seeded into (<c>IntegrationService seed --only</c>, whose
+    /// backends are named as script/services names their servers): those of the architectures with an
+    /// item cell; none when the run has no item cell.
+    /// </summary>
+    public IReadOnlyList<string> SeedBackends(IReadOnlyList<StorageDescription> catalogue) =>
+        catalogue.Where(a => Cells.Any(c => c.Storage == a.Name && c.Scenario.Api() == StorageApi.Item))
+            .SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
 
     /// <summary>Every cell, the cluster's after the single node's, as they run.</summary>
     public IEnumerable<BenchCell> AllCells(int nodes) =>

@@ -51,7 +51,7 @@ public static class BenchReport
     public static string Note(BenchProfile p, BenchOptions o)
     {
         var note = string.Create(CultureInfo.InvariantCulture,
-            $"data set: {p.Locations} locations, {p.Items} items (seed 42); ammo seed {o.Seed}; service, servers and load generator share this machine")
+            $"item data set: {p.Locations} locations, {p.Items} items (seed 42, loaded when an item cell runs); ammo seed {o.Seed}; service, servers and load generator share this machine")
             + string.Create(CultureInfo.InvariantCulture,
             $"; each run: closed-model probe ({p.ProbeInstances} instances) for capacity C, warm-up line(1, C, {p.WarmupSeconds}s) unrecorded, measured line(1, {p.RampFactor}·C, {p.RampSeconds}s)")
             + string.Create(CultureInfo.InvariantCulture,
@@ -64,7 +64,7 @@ public static class BenchReport
         if (o.Throttles.Count > 0)
             note += "; --throttle: " + string.Join(", ", o.Throttles.Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.Key} held to {t.Value} cores"))) + " (cgroup cpu quota) for the whole run";
         if (BenchMatrix.LeavesOut(o.Storages, o.Scenarios, o.Workload, o.ClusterNodes) && p.LeftOutCells.Count > 0)
-            note += $"; left out of this default run (profile leave_out; named with --storage or --scenario they run): {string.Join(", ", p.LeftOutCells)}";
+            note += $"; left out of this {(p.Quick ? "quick" : "default")} run (profile leave_out; named with --storage or --scenario they run): {string.Join(", ", p.LeftOutCells)}";
         if (p.Quick) note += ". --quick: short steps on a reduced data set, a smoke test, not a basis for conclusions";
         return note;
     }

@@ -1,3 +1,4 @@
+using IntegrationService.Http;
 using Harness.Catalogue;
 using System.Globalization;
 using Tank.Schedule;
@@ -19,8 +20,7 @@ public static class BenchRun
         var catalogue = StorageCatalogue.FromService(options.ServiceDll, cancel).Entries;
         var (loaded, profileFiles) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
         var profile = options.Repeat is { } repeat ? loaded with { Repeats = repeat } : loaded;
-        var matrix = BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
-            options.Workload, options.Distribution, profile.LeftOutCells);
+        var matrix = MatrixOf(options, catalogue, profile);
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
         if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
@@ -29,12 +29,18 @@ public static class BenchRun
         // The method as run, beside the results: the files merged and --repeat applied.
         File.WriteAllText(Path.Combine(runDir, "profile.yaml"),
             $"# read from {string.Join(", then ", profileFiles.Select(f => Path.GetRelativePath(options.Root, f)))}{(options.Repeat is null ? "" : $"; repeats from --repeat {options.Repeat}")}\n" + ProfileFile.Render(profile));
-        var context = new BenchContext(options, profile, catalogue, runDir, cancel);
+        var context = new BenchContext(options, profile, catalogue, runDir, cancel) { RunServers = matrix.CpuServers };
         var steps = new BenchSteps(context);
 
-        ToolLog.Write($"seeding {profile.Locations} locations and {profile.Items} items into every item architecture");
-        context.ServiceTool("seed", "--locations", profile.Locations.ToString(CultureInfo.InvariantCulture), "--items", profile.Items.ToString(CultureInfo.InvariantCulture));
-        steps.Settle(vacuum: true);
+        // The item data set goes into the item backends of the item cells only: a run without them writes none.
+        var seeded = matrix.SeedBackends(catalogue);
+        if (seeded.Count > 0)
+        {
+            ToolLog.Write($"seeding {profile.Locations} locations and {profile.Items} items into {string.Join(", ", seeded)}");
+            context.ServiceTool("seed", "--locations", profile.Locations.ToString(CultureInfo.InvariantCulture), "--items", profile.Items.ToString(CultureInfo.InvariantCulture),
+                "--only", string.Join(',', seeded));
+        }
+        steps.Settle(vacuum: matrix.CpuServers.Contains("postgres"));
 
         // Disposed after the service has stopped: every process back in its group, the groups removed.
         using var isolation = CpuIsolation.Start(options);
@@ -59,6 +65,22 @@ public static class BenchRun
         BenchReport.Write(context, stamp);
         if (failedCells > 0) throw new InvalidOperationException($"{failedCells} cell(s) had repetitions that could not run: the report in {runDir} names them");
     }
+
+    /// <summary>
+    /// The servers (script/services names) the run of <paramref name="options"/> needs, each once:
+    /// those of every architecture it measures, caches included. script/bench starts these and no
+    /// others, so that no idle cluster takes CPU beside the cells (<c>lab bench --list-servers</c>).
+    /// </summary>
+    public static IReadOnlyList<string> Servers(BenchOptions options, CancellationToken cancel)
+    {
+        var catalogue = StorageCatalogue.FromService(options.ServiceDll, cancel).Entries;
+        var (loaded, _) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
+        return MatrixOf(options, catalogue, loaded).CpuServers;
+    }
+
+    private static BenchMatrix MatrixOf(BenchOptions options, IReadOnlyList<StorageDescription> catalogue, BenchProfile profile) =>
+        BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
+            options.Workload, options.Distribution, profile.LeftOutCells);
 
     /// <summary>
     /// Every cell prepared in catalogue order, then repetition k of every cell in the round's

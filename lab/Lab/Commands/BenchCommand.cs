@@ -43,6 +43,8 @@ public sealed class BenchCommand : Command
     private readonly Option<string> _root = CliOption.Create("--root", "The repository: script/, tank/load.yaml, reports/", ValueParsers.NonEmpty, "dir").WithDefault(".");
     private readonly Option<long> _port = CliOption.Create("--port", "The port the service under test listens on", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18080);
     private readonly Option<long> _clusterPort = CliOption.Create("--cluster-port", "Node 0's port with --cluster (the others follow it)", ValueParsers.WholeNumber(min: 1024, max: 65535), "port").WithDefault(18180);
+    private readonly Option<bool> _listServers = CliOption.Flag("--list-servers",
+        "Print the servers (script/services names) the selected cells need, one per line, and exit: the ones script/bench starts; nothing runs");
 
     // A comma-separated list of non-empty names (a,b); whether they exist, the catalogue says later.
     private static readonly ValueParser<string[]?> Names = (option, text) =>
@@ -66,7 +68,7 @@ public sealed class BenchCommand : Command
 
     public BenchCommand() : base("bench", "The whole benchmark: every scenario on every architecture that serves it, then the report in reports/<UTC stamp>/ and reports/latest")
     {
-        foreach (var option in new Option[] { _quick, _profile, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _pin, _throttle, _serviceDll, _root, _port, _clusterPort })
+        foreach (var option in new Option[] { _quick, _profile, _storage, _scenario, _sloMs, _seed, _crossCheck, _cluster, _repeat, _workload, _distribution, _zipfTheta, _pin, _throttle, _serviceDll, _root, _port, _clusterPort, _listServers })
             Add(option);
         SetAction(Run);
     }
@@ -98,6 +100,11 @@ public sealed class BenchCommand : Command
     private int Run(ParseResult parse)
     {
         var options = OptionsOf(parse);
+        if (parse.GetValue(_listServers))
+        {
+            foreach (var server in BenchRun.Servers(options, CancellationToken.None)) Console.WriteLine(server);
+            return 0;
+        }
         using var cancel = new CancellationTokenSource();
         Console.CancelKeyPress += (_, e) => { e.Cancel = true; cancel.Cancel(); };
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; cancel.Cancel(); });
