@@ -138,6 +138,13 @@ public sealed class BenchMatrixTests
     }
 
     [Fact]
+    public void TheServiceIsReadyWhenTheRunsOwnArchitecturesAre()
+    {
+        Assert.Equal(["--Storage:ReadyArchitectures=postgres,tarantool-memtx"], Build(storages: "tarantool-memtx,postgres", scenarios: "author-read").ServiceArguments);
+        Assert.Equal(["--Storage:ReadyArchitectures=beanstalkd,redis-rdb"], Build(storages: "redis_rdb,beanstalkd", scenarios: "queue-write").ServiceArguments);
+    }
+
+    [Fact]
     public void AClusterRunsTheKeyValueScenariosOnTheShardableStores()
     {
         var matrix = Build(cluster: 3);

@@ -53,6 +53,16 @@ public sealed record BenchMatrix(
         catalogue.Where(a => Cells.Any(c => c.Storage == a.Name && c.Scenario.Api() == StorageApi.Item))
             .SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
 
+    /// <summary>
+    /// The settings the run's service starts with: its readiness (<c>/health</c>) covers the
+    /// architectures the run measures on it (<c>Storage:ReadyArchitectures</c>), whose servers are the
+    /// only ones script/bench started; none when it measures none (a cluster's nodes are their own).
+    /// </summary>
+    public IReadOnlyList<string> ServiceArguments =>
+        Cells.Select(c => c.Storage).Concat(CrossChecks.Select(c => c.Storage)).Distinct().ToList() is { Count: > 0 } measured
+            ? [$"--Storage:ReadyArchitectures={string.Join(',', measured)}"]
+            : [];
+
     /// <summary>Every cell, the cluster's after the single node's, as they run.</summary>
     public IEnumerable<BenchCell> AllCells(int nodes) =>
         Cells.Concat(ClusterStores.SelectMany(store => ClusterScenarios.Select(s => new BenchCell(s, store, nodes))));

@@ -47,7 +47,8 @@ public static class BenchRun
         var baseUrl = $"http://127.0.0.1:{options.Port}";
         ToolLog.Write($"starting the service on {baseUrl}");
         var log = Path.Combine(runDir, "service.log");
-        using var service = ServiceProcess.Start(options.ServiceDll, baseUrl, log);
+        // Ready when the run's own architectures are: script/bench started only their servers.
+        using var service = ServiceProcess.Start(options.ServiceDll, baseUrl, log, new ServiceStartOptions { Arguments = matrix.ServiceArguments });
         service.WaitAnswering("/health", TimeSpan.FromSeconds(60), cancel);
         using var client = new ServiceClient(baseUrl);
         File.WriteAllText(Path.Combine(runDir, "storages.json"), client.Get("/storages"));

@@ -46,7 +46,7 @@ public sealed class ServiceProcess : IDisposable
             WorkingDirectory = options.Directory ?? "",
         };
         foreach (var name in ToolOnlyVariables) info.Environment.Remove(name);
-        foreach (var arg in new[] { serviceDll, "--urls", baseUrl, "--Logging:LogLevel:Default=Warning" }) info.ArgumentList.Add(arg);
+        foreach (var arg in new[] { serviceDll, "--urls", baseUrl, "--Logging:LogLevel:Default=Warning" }.Concat(options.Arguments)) info.ArgumentList.Add(arg);
         var log = new StreamWriter(logFile, options.AppendLog) { AutoFlush = true };
         var process = Process.Start(info) ?? throw new InvalidOperationException("could not start the service");
         process.StandardInput.Close();

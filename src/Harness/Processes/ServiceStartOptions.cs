@@ -11,6 +11,9 @@ public sealed record ServiceStartOptions
     /// <summary>Append to the log rather than start it afresh: a service restarted into one log (crash's matrix).</summary>
     public bool AppendLog { get; init; }
 
+    /// <summary>Settings added to its command line (<c>--Section:Key=value</c>), after the URL and the log level.</summary>
+    public IReadOnlyList<string> Arguments { get; init; } = [];
+
     /// <summary>How long a stop waits after SIGTERM before SIGKILL.</summary>
     public TimeSpan StopTimeout { get; init; } = TimeSpan.FromSeconds(30);
 }
