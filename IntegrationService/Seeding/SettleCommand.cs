@@ -23,19 +23,7 @@ public sealed class SettleCommand : Command
     public static readonly IReadOnlyList<string> Servers = ["postgres", "tarantool"];
 
     private readonly Option<bool> _vacuum = new("--vacuum") { Description = "Also VACUUM (ANALYZE) PostgreSQL before its checkpoint (after a seed)" };
-    // Text, split by RunAsync: System.CommandLine turns an absent array option into [] (none), not null (all).
-    private readonly Option<string?> _only = new("--only")
-    {
-        Description = $"Settle only these servers, comma-separated: {string.Join(", ", Servers)} (the bench names those its run started)",
-        HelpName = "name,…",
-        CustomParser = result =>
-        {
-            var text = result.Tokens[0].Value;
-            foreach (var unknown in text.Split(',').Where(n => !Servers.Contains(n)))
-                result.AddError($"--only: '{unknown}' is not one of {string.Join(", ", Servers)}");
-            return text;
-        },
-    };
+    private readonly Option<string?> _only = CommandLineOptions.NamesOf("--only", "Settle only these servers (the bench names those its run started)", Servers);
 
     public SettleCommand() : base("settle", "PostgreSQL CHECKPOINT (with --vacuum: VACUUM (ANALYZE) first) and Tarantool box.snapshot(); prints which settled as JSON")
     {
