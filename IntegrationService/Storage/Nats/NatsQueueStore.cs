@@ -203,12 +203,18 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
     /// <summary>
     /// A stream purge of the queue's subject (a stream that captures other subjects keeps their
     /// messages); the consumer then has nothing pending, fetched-and-unacknowledged messages included.
+    /// It counts the messages that were waiting (not yet delivered, or delivered and not acknowledged),
+    /// as the consumer saw them just before: on a replicated work queue the stream drops an
+    /// acknowledged message a moment after the consumer took the ack, so the purge may still find one
+    /// there, which was read already and is not counted.
     /// </summary>
     public Task<long> PurgeAsync(CancellationToken cancellationToken) =>
-        _queue.RunAsync(async (_, deadline) =>
+        _queue.RunAsync(async (consumer, deadline) =>
         {
+            await consumer.RefreshAsync(deadline);
+            var waiting = consumer.Info.NumPending + (ulong)Math.Max(consumer.Info.NumAckPending, 0);
             var purged = await _queue.JetStream.PurgeStreamAsync(_queue.Stream, new StreamPurgeRequest { Filter = _queue.Subject }, deadline);
-            return checked((long)purged.Purged);
+            return checked((long)Math.Min((ulong)purged.Purged, waiting));
         });
 
     public ValueTask DisposeAsync() => _leases.DisposeAsync();
