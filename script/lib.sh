@@ -144,11 +144,11 @@ build_tools() {
   done
 }
 
-# Brings the servers named (default: every server) up, and at exit stops those that were down
-# before (the machine is left as found). Sets the EXIT trap.
+# servers_up_as_found SERVER...: brings the servers named up (every one: "${ALL_SERVERS[@]}"), and
+# at exit stops those that were down before (the machine is left as found). Sets the EXIT trap.
 servers_up_as_found() {
   local server servers=("$@")
-  [ "${#servers[@]}" -gt 0 ] || servers=("${ALL_SERVERS[@]}")
+  [ "${#servers[@]}" -gt 0 ] || die "servers_up_as_found: no server named"
   WAS_DOWN=()
   for server in "${servers[@]}"; do
     "$ROOT/script/services" status "$server" >/dev/null 2>&1 || WAS_DOWN+=("$server")

@@ -47,25 +47,6 @@ internal static class CommandLineOptions
             CustomParser = result => result.Tokens is [{ Value: { Length: > 0 } text }] ? text : Error<string>(result, $"{name}: '' is empty"),
         };
 
-    /// <summary>
-    /// A comma-separated list of names, each one of <paramref name="known"/> (an unknown one is an
-    /// error naming it). Its value is the text, split by the caller: System.CommandLine turns an absent
-    /// array option into [] (none), where absent here means all.
-    /// </summary>
-    public static Option<string?> NamesOf(string name, string description, IReadOnlyList<string> known) =>
-        new(name)
-        {
-            Description = $"{description}, comma-separated: {string.Join(", ", known)}",
-            HelpName = "name,…",
-            CustomParser = result =>
-            {
-                var text = result.Tokens[0].Value;
-                foreach (var unknown in text.Split(',').Where(n => !known.Contains(n)))
-                    result.AddError($"{name}: '{unknown}' is not one of {string.Join(", ", known)}");
-                return text;
-            },
-        };
-
     private static T Error<T>(ArgumentResult result, string message)
     {
         result.AddError(message);

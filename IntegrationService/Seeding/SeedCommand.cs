@@ -18,7 +18,19 @@ public sealed class SeedCommand : Command
         defaultValue: ItemDataSetGenerator.DefaultLocations);
     private readonly Option<int> _items = CommandLineOptions.WholeNumber("--items", "Items to generate (ids 1..N), each with 0 to 5 locations", 1, int.MaxValue,
         defaultValue: ItemDataSetGenerator.DefaultItems);
-    private readonly Option<string?> _only = CommandLineOptions.NamesOf("--only", "Load only these backends (redis-cache: drops the cached items)", Backends);
+    // Text, split by OptionsOf: System.CommandLine turns an absent array option into [] (no backend), not null (all).
+    private readonly Option<string?> _only = new("--only")
+    {
+        Description = $"Load only these backends, comma-separated: {string.Join(", ", Backends)} (redis-cache: drops the cached items)",
+        HelpName = "name,…",
+        CustomParser = result =>
+        {
+            var text = result.Tokens[0].Value;
+            foreach (var unknown in text.Split(',').Where(n => !Backends.Contains(n)))
+                result.AddError($"--only: '{unknown}' is not one of {string.Join(", ", Backends)}");
+            return text;
+        },
+    };
 
     public SeedCommand() : base("seed", "Loads the generated item data set into every item backend (or those of --only)")
     {

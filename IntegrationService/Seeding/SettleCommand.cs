@@ -1,4 +1,5 @@
 using System.CommandLine;
+using IntegrationService.Storage;
 using IntegrationService.Storage.Postgres;
 using IntegrationService.Storage.Tarantool;
 using Tarantool.Iproto;
@@ -7,7 +8,7 @@ using MessagePack;
 namespace IntegrationService.Seeding;
 
 /// <summary>
-/// <c>IntegrationService settle [--vacuum] [--only postgres,tarantool]</c>: makes the servers finish the background work a
+/// <c>IntegrationService settle [--vacuum] [--only server,…]</c>: makes the servers finish the background work a
 /// previous step left them (dirty pages and WAL after a seed or a write run, vinyl's in-memory
 /// level), so that it does not land in the next measured run: PostgreSQL CHECKPOINT (with
 /// <c>--vacuum</c> first VACUUM (ANALYZE)), Tarantool <c>box.snapshot()</c>. Uses the service's own
@@ -19,29 +20,37 @@ public sealed class SettleCommand : Command
     // A checkpoint or a snapshot after a large seed writes everything dirty: minutes, not seconds.
     private static readonly TimeSpan SettleTimeout = TimeSpan.FromSeconds(300);
 
-    /// <summary>The servers settle knows (script/services names), for --only.</summary>
-    public static readonly IReadOnlyList<string> Servers = ["postgres", "tarantool"];
-
     private readonly Option<bool> _vacuum = new("--vacuum") { Description = "Also VACUUM (ANALYZE) PostgreSQL before its checkpoint (after a seed)" };
-    private readonly Option<string?> _only = CommandLineOptions.NamesOf("--only", "Settle only these servers (the bench names those its run started)", Servers);
+    // Text, split by RunAsync: System.CommandLine turns an absent array option into [] (none), not null (all).
+    private readonly Option<string?> _only = new("--only")
+    {
+        Description = "Only among these servers, comma-separated, as the catalogue names them (the bench passes those its run started): postgres and tarantool are settled, the others have nothing to settle",
+        HelpName = "name,…",
+    };
 
     public SettleCommand() : base("settle", "PostgreSQL CHECKPOINT (with --vacuum: VACUUM (ANALYZE) first) and Tarantool box.snapshot(); prints which settled as JSON")
     {
         Add(_vacuum);
         Add(_only);
-        SetAction((parse, _) => RunAsync(parse.GetValue(_vacuum), parse.GetValue(_only)?.Split(',') ?? Servers));
+        SetAction((parse, _) => RunAsync(parse.GetValue(_vacuum), parse.GetValue(_only)?.Split(',', StringSplitOptions.TrimEntries)));
     }
 
-    private static async Task<int> RunAsync(bool vacuum, IReadOnlyList<string> only)
+    private static async Task<int> RunAsync(bool vacuum, IReadOnlyList<string>? only)
     {
         using var host = StorageHost.Build(); // built, not started: no schema work, no reconnect loop
+        var known = host.Services.GetRequiredService<StorageRegistry>().All.SelectMany(a => a.Backends.Concat(a.Caches)).ToHashSet(StringComparer.Ordinal);
+        if (only?.FirstOrDefault(name => !known.Contains(name)) is { } unknown)
+        {
+            await Console.Error.WriteLineAsync($"--only: '{unknown}' is no server of the catalogue (known: {string.Join(", ", known.Order(StringComparer.Ordinal))})");
+            return 2;
+        }
         var settled = new List<string>();
-        if (only.Contains("postgres"))
+        if (only?.Contains("postgres") ?? true)
         {
             var postgres = await TryAsync("PostgreSQL", () => SettlePostgresAsync(host.Services.GetRequiredService<PostgresDatabase>(), vacuum));
             settled.Add($"\"postgres\":{(postgres ? "true" : "false")}");
         }
-        if (only.Contains("tarantool"))
+        if (only?.Contains("tarantool") ?? true)
         {
             var tarantool = await TryAsync("Tarantool", () => SnapshotTarantoolAsync(host.Services.GetRequiredService<TarantoolConnection>()));
             settled.Add($"\"tarantool\":{(tarantool ? "true" : "false")}");

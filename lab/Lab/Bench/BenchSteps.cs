@@ -13,9 +13,6 @@ namespace Lab.Bench;
 /// <summary>The preparations of a measured run: ammo, author ids, queue fills, key-value prefills, settling, the capacity probe.</summary>
 public sealed class BenchSteps(BenchContext context)
 {
-    /// <summary>The servers <c>IntegrationService settle</c> knows (its --only names).</summary>
-    public static readonly IReadOnlyList<string> SettledServers = ["postgres", "tarantool"];
-
     private BenchProfile Profile => context.Profile;
 
     /// <summary>Writes a scenario's ammo (as <c>tank ammo</c>), never leaving a half-written file.</summary>
@@ -90,8 +87,7 @@ public sealed class BenchSteps(BenchContext context)
     public void Settle(bool vacuum = false)
     {
         // Only the servers the run started: settle's servers that are not up would each be reported as not settling.
-        string[] only = context.RunServers is null ? [] : ["--only", string.Join(',', SettledServers.Where(context.RunServers.Contains))];
-        if (only is [_, ""]) return;
+        string[] only = context.RunServers is null ? [] : ["--only", string.Join(',', context.RunServers)];
         var result = ProcessRunner.Run("dotnet", [context.Options.ServiceDll, "settle", .. vacuum ? ["--vacuum"] : Array.Empty<string>(), .. only], context.Cancel);
         if (result.ExitCode != 0 || result.Error.Length > 0) ToolLog.Write($"the servers did not all settle ({result.Error.Trim()}); measuring anyway");
     }
