@@ -38,4 +38,5 @@ USER $APP_UID
 # /health is 200 only when every configured backend answers, 503 otherwise.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD curl --fail --silent --max-time 2 http://127.0.0.1:8080/health >/dev/null || exit 1
-ENTRYPOINT ["dotnet", "IntegrationService.dll"]
+# runtime.env: the runtime settings runtimeconfig.json cannot carry (the GC's gen0 budget).
+ENTRYPOINT ["/bin/sh", "-c", "set -a && . ./runtime.env && set +a && exec dotnet IntegrationService.dll \"$@\"", "IntegrationService"]

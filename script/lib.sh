@@ -224,6 +224,13 @@ service_settings() {
     "Postgres__PatroniSync=Host=127.0.0.61,127.0.0.62,127.0.0.63;Port=$POSTGRES_PATRONI_SYNC_PORT;Username=integration;Database=integration;Target Session Attributes=primary;Host Recheck Seconds=1"
 }
 
+# The service's runtime settings (IntegrationService/runtime.env: the GC's gen0 budget), as NAME=value
+# lines for `env` in front of the command that starts the service; they are the service's alone, not
+# the tools' (the load generator keeps its own).
+service_runtime_settings() {
+  grep -Ev '^[[:space:]]*(#|$)' "$ROOT/IntegrationService/runtime.env"
+}
+
 # Exports the settings; one the environment already gives keeps its value.
 service_environment() {
   local setting name

@@ -29,8 +29,10 @@ public sealed class ClusterNodes(ClusterSettings settings, int port) : IDisposab
         }
     }
 
+    /// <summary>Starts a node with the service's runtime settings (<see cref="ServiceRuntimeSettings"/>).</summary>
     public void Start(int node, IEnumerable<string> arguments) =>
-        ProcessRunner.StartDetached(settings.PidFile(node), settings.LogFile(node), ["dotnet", settings.ServiceDll, "--urls", Url(node), .. arguments]);
+        ProcessRunner.StartDetached(settings.PidFile(node), settings.LogFile(node),
+            ["env", .. ServiceRuntimeSettings.Read(settings.ServiceDll).Select(s => $"{s.Key}={s.Value}"), "dotnet", settings.ServiceDll, "--urls", Url(node), .. arguments]);
 
     /// <summary>Waits up to a minute for the node to answer; false when it does not or its process is gone.</summary>
     public bool WaitUntilAnswering(int node)

@@ -29,10 +29,20 @@ public sealed class ServiceProcess : IDisposable
 
     /// <summary>
     /// Settings of the tool that starts the service, never passed on to it: the crash tester runs
-    /// with a small gen0 budget of its own (script/crashtest), and the service under test keeps the
-    /// runtime's defaults.
+    /// with a small gen0 budget of its own (script/crashtest), and the service under test runs with
+    /// its own (<see cref="ServiceRuntimeSettings"/>).
     /// </summary>
     public static readonly IReadOnlyList<string> ToolOnlyVariables = ["DOTNET_GCgen0size"];
+
+    /// <summary>
+    /// The environment the service starts with: the tool's, without <see cref="ToolOnlyVariables"/>,
+    /// with the service's runtime settings (runtime.env beside <paramref name="serviceDll"/>) over it.
+    /// </summary>
+    public static void SetEnvironment(IDictionary<string, string?> environment, string serviceDll)
+    {
+        foreach (var name in ToolOnlyVariables) environment.Remove(name);
+        foreach (var (name, value) in ServiceRuntimeSettings.Read(serviceDll)) environment[name] = value;
+    }
 
     public static ServiceProcess Start(string serviceDll, string baseUrl, string logFile, ServiceStartOptions? options = null)
     {
@@ -45,7 +55,7 @@ public sealed class ServiceProcess : IDisposable
             UseShellExecute = false,
             WorkingDirectory = options.Directory ?? "",
         };
-        foreach (var name in ToolOnlyVariables) info.Environment.Remove(name);
+        SetEnvironment(info.Environment, serviceDll);
         foreach (var arg in new[] { serviceDll, "--urls", baseUrl, "--Logging:LogLevel:Default=Warning" }.Concat(options.Arguments)) info.ArgumentList.Add(arg);
         var log = new StreamWriter(logFile, options.AppendLog) { AutoFlush = true };
         var process = Process.Start(info) ?? throw new InvalidOperationException("could not start the service");
