@@ -29,6 +29,20 @@ public sealed class DockerfileTests
         Assert.True(problems.Count == 0, string.Join("\n", problems));
     }
 
+    /// <summary>The image runs the service with runtime.env's settings (the gen0 budget), as the scripts do, and the publish carries the file.</summary>
+    [Fact]
+    public void TheImageStartsTheServiceWithItsRuntimeSettings()
+    {
+        var root = RepositoryRoot.Path;
+        var entrypoint = File.ReadAllLines(Path.Combine(root, "Dockerfile")).Single(l => l.StartsWith("ENTRYPOINT ", StringComparison.Ordinal));
+        Assert.Contains(". ./runtime.env", entrypoint);
+        Assert.Contains("exec dotnet IntegrationService.dll", entrypoint);
+        var file = XDocument.Load(Path.Combine(root, "IntegrationService", "IntegrationService.csproj")).Descendants("None")
+            .SingleOrDefault(n => n.Attribute("Include")?.Value == "runtime.env");
+        Assert.True(file is not null, "IntegrationService.csproj does not include runtime.env");
+        Assert.Equal("PreserveNewest", file.Attribute("CopyToPublishDirectory")?.Value);
+    }
+
     // The project and every project it references, transitively.
     private static IEnumerable<string> Referenced(string project)
     {

@@ -47,17 +47,33 @@ public sealed class ServiceRuntimeSettingsTests : IDisposable
         Assert.Contains($"runtime.env:2: '{line}'", error.Message);
     }
 
+    /// <summary>The service as the tools start it (bench, crash, siege): its process runs with the budget of its build's runtime.env.</summary>
+    [Fact]
+    public void TheStartedServiceProcessRunsWithItsRuntimeSettings()
+    {
+        var built = BuiltService(out _);
+        using var service = ServiceProcess.Start(built, "http://127.0.0.1:0", Path.Combine(_dir, "service.log"));
+        var environment = File.ReadAllText($"/proc/{service.Pid}/environ").Split('\0');
+        Assert.Contains("DOTNET_GCgen0size=0x4000000", environment);
+    }
+
     /// <summary>The file the service is built with sets the gen0 budget docs/BENCHMARKS.md measured, and the build copies it beside the DLL.</summary>
     [Fact]
     public void TheServicesBuildCarriesItsGen0Budget()
     {
-        var here = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd('/')); // …/lab/Lab.Tests/bin/<configuration>/<framework>
-        var root = here.Parent!.Parent!.Parent!.Parent!.Parent!.FullName;
+        var built = BuiltService(out var root);
         var source = ServiceRuntimeSettings.Parse(File.ReadAllLines(Path.Combine(root, "IntegrationService", ServiceRuntimeSettings.FileName)), "runtime.env");
         Assert.Contains(new KeyValuePair<string, string>("DOTNET_GCgen0size", "0x4000000"), source);
+        Assert.Equal(source, ServiceRuntimeSettings.Read(built));
+    }
 
+    // The service's build in this test assembly's configuration and framework (Lab.Tests builds it).
+    private static string BuiltService(out string root)
+    {
+        var here = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd('/')); // …/lab/Lab.Tests/bin/<configuration>/<framework>
+        root = here.Parent!.Parent!.Parent!.Parent!.Parent!.FullName;
         var built = Path.Combine(root, "IntegrationService", "bin", here.Parent!.Name, here.Name, "IntegrationService.dll");
         Assert.True(File.Exists(built), $"{built} was not built");
-        Assert.Equal(source, ServiceRuntimeSettings.Read(built));
+        return built;
     }
 }
