@@ -33,6 +33,14 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
             .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)
             .ToList();
         if (runs.Count == 0) throw new InputException(runsDir, "directory", "no phout.log found");
+        // One row, one chart and one summary entry per architecture and scenario: two runs that name the same pair
+        // (their meta.json's storage and scenario, e.g. two `tank run --scenario x` copied side by side) are refused by name.
+        if (runs.GroupBy(r => (r.storage, r.scenario)).FirstOrDefault(g => g.Count() > 1) is { } twice)
+        {
+            var dirs = twice.Select(r => Path.GetRelativePath(directory, r.Item3)).ToList();
+            throw new InputException(Path.Combine(directory, dirs[1], "meta.json"), "storage, scenario",
+                $"{dirs[0]} and {dirs[1]} are both {twice.Key.storage} · {twice.Key.scenario}: give each run its own --storage/--scenario");
+        }
         var envPath = Path.Combine(directory, "environment.json");
         JsonElement? environment = null;
         if (File.Exists(envPath))
