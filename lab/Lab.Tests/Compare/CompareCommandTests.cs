@@ -34,6 +34,22 @@ public sealed class CompareCommandTests
     }
 
     [Fact]
+    public void RunsOnDifferentMachinesAreSaidToBe()
+    {
+        using var f = new SummaryFixture();
+        f.MachineCpu = "Intel(R) Xeon(R) Processor";
+        var before = f.Report("base", 10, new Cell("postgres", "author-read", 4000, 3.0));
+        var same = f.Report("same", 10, new Cell("postgres", "author-read", 4100, 3.0));
+        f.MachineCpu = "AMD EPYC";
+        var other = f.Report("other", 10, new Cell("postgres", "author-read", 4100, 3.0));
+
+        Assert.DoesNotContain("machines differ", Compare(before, same).Out);
+        var (code, output, _) = Compare(before, other);
+        Assert.Equal(0, code);
+        Assert.Contains("note: the runs' machines differ (cpu: Intel(R) Xeon(R) Processor → AMD EPYC): a change in any cell may be the machine's, not the build's", output);
+    }
+
+    [Fact]
     public void ACellWorseBeyondTheThresholdExitsOneAndIsNamed()
     {
         using var f = new SummaryFixture();

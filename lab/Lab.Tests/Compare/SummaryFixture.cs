@@ -12,6 +12,9 @@ public sealed class SummaryFixture : IDisposable
 
     public void Dispose() => Directory.Delete(Root, recursive: true);
 
+    /// <summary>The CPU model the next reports' environment.machine names.</summary>
+    public string MachineCpu { get; set; } = "test cpu";
+
     public sealed record Cell(string Storage, string Scenario, double Rps, double P99Ms, double? CpuUs = 50, bool HeldAtPeak = false,
         double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null, double[]? RampRepeats = null, double[]? Interval = null, string? UnstableBecause = null,
         bool[]? Held = null);
@@ -61,7 +64,7 @@ public sealed class SummaryFixture : IDisposable
         {
             ["generated_at"] = "2026-11-25T12:00:00+00:00",
             ["slo_ms"] = sloMs,
-            ["environment"] = new { machine = new { cores = 2, cpu = "test cpu" }, build = "abc1234" },
+            ["environment"] = new { machine = new { cores = 2, cpu = MachineCpu }, build = "abc1234" },
             ["warnings"] = Array.Empty<string>(),
             ["runs"] = runs,
         };
