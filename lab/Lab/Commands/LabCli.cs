@@ -23,6 +23,7 @@ public static class LabCli
             new CompareCommand(),
             new HistoryCommand(),
             new VerdictCommand(),
+            new CheckCommand(),
             new ClusterCommand(),
             new SiegeCommand(),
             new AbCommand(),

@@ -1,0 +1,90 @@
+using Lab.Bench;
+using Lab.Commands;
+using Lab.Tests.Compare;
+using Cell = Lab.Tests.Compare.SummaryFixture.Cell;
+
+namespace Lab.Tests.Bench;
+
+/// <summary>lab check, script/check-capacity's judgement: p99 within the SLO at each figure R and over it at factor × R.</summary>
+public sealed class CapacityCheckTests
+{
+    private static (int Code, string Out, string Err) Check(params string[] args)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var code = LabCli.Run(["check", .. args], output, error);
+        // Columns are padded; the tests read them with single spaces.
+        return (code, System.Text.RegularExpressions.Regex.Replace(output.ToString(), " +", " "), error.ToString());
+    }
+
+    // A bench report with postgres's figure 16 353, and the check's two minutes with the p99s given.
+    private static string Report(SummaryFixture f, double p99AtR, double p99Above, string factor = "1.3")
+    {
+        var report = f.Report("run", 10, new Cell("postgres", "author-read", 16000, 9.1, ConfirmedRps: 16353));
+        f.Report("run/check", 10, new Cell("postgres", "author-read-x1", 16353, p99AtR), new Cell("postgres", $"author-read-x{factor}", 21258, p99Above));
+        return report;
+    }
+
+    [Fact]
+    public void AFigureHeldAtRAndMissedAbovePasses()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Check(Report(f, 9.6, 27.3), "--storage", "postgres");
+        Assert.Equal(0, code);
+        Assert.Contains("postgres author-read-x1 16353 9.6 0 ok: p99 held the 10-ms SLO", output);
+        Assert.Contains("postgres author-read-x1.3 21258 27.3 0 ok: p99 missed the 10-ms SLO", output);
+    }
+
+    [Fact]
+    public void AFigureTheMinuteDoesNotHoldFails()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Check(Report(f, 15.14, 85.9), "--storage", "postgres");
+        Assert.Equal(CheckCommand.Failed, code);
+        Assert.Contains("FAILED: p99 should have held the 10-ms SLO", output);
+    }
+
+    [Fact]
+    public void AFigureStillHeldAboveItFailsAsTooFarBelowTheKnee()
+    {
+        using var f = new SummaryFixture();
+        var (code, output, _) = Check(Report(f, 4.0, 7.4), "--storage", "postgres");
+        Assert.Equal(CheckCommand.Failed, code);
+        Assert.Contains("FAILED: p99 should have missed the 10-ms SLO", output);
+    }
+
+    [Fact]
+    public void TheFactorIsFoundWhateverItsSpelling()
+    {
+        using var f = new SummaryFixture();
+        Assert.Equal(0, Check(Report(f, 9.6, 27.3, factor: "1.30"), "--storage", "postgres", "--factor", "1.3").Code);
+    }
+
+    [Fact]
+    public void AMinuteTheCheckDidNotRunIsBadInputByName()
+    {
+        using var f = new SummaryFixture();
+        var report = Report(f, 9.6, 27.3);
+        var (code, _, error) = Check(report, "--storage", "postgres", "--factor", "1.5");
+        Assert.Equal(2, code);
+        Assert.Contains("no run author-read-x1.5 on postgres", error);
+        Assert.Contains("no confirmed capacity for author-read on redis", Check(report, "--storage", "redis").Err);
+    }
+
+    [Theory]
+    [InlineData(true, 10.0, 0.0, true)]
+    [InlineData(true, 10.01, 0.0, false)]
+    [InlineData(true, 2.0, 0.001, false)]
+    [InlineData(false, 10.0, 0.0, false)]
+    [InlineData(false, 10.01, 0.0, true)]
+    [InlineData(false, 2.0, 0.001, true)]
+    public void AMinuteHoldsAtOrUnderTheSloWithFewerThanOneErrorInAThousand(bool mustHold, double p99Ms, double errorRate, bool passes) =>
+        Assert.Equal(passes, CapacityCheck.Passes(mustHold, p99Ms, errorRate, 10));
+
+    [Theory]
+    [InlineData(16353, 1, 16353)]
+    [InlineData(16353, 1.3, 21258)]
+    [InlineData(24353, 1.3, 31658)]
+    public void TheRateIsTheFigureTimesTheFactorRoundedDown(double capacity, double factor, long rate) =>
+        Assert.Equal(rate, CapacityCheck.RateAt(capacity, factor));
+}
