@@ -14,7 +14,7 @@ public sealed class CliHelpTests
     public void EveryCommandOfTheContractExists()
     {
         Assert.Equal(["ammo", "run", "serve"], Tools.Build("tank").Subcommands.Select(c => c.Name));
-        Assert.Equal(["bench", "capacity", "report", "env", "compare", "history", "verdict", "cluster", "siege", "ab"], Tools.Build("lab").Subcommands.Select(c => c.Name));
+        Assert.Equal(["bench", "capacity", "report", "env", "compare", "history", "verdict", "check", "cluster", "siege", "ab"], Tools.Build("lab").Subcommands.Select(c => c.Name));
     }
 
     [Theory]
