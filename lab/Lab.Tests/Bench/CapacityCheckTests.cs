@@ -17,11 +17,16 @@ public sealed class CapacityCheckTests
         return (code, System.Text.RegularExpressions.Regex.Replace(output.ToString(), " +", " "), error.ToString());
     }
 
-    // A bench report with postgres's figure 16 353, and the check's two minutes with the p99s given.
-    private static string Report(SummaryFixture f, double p99AtR, double p99Above, string factor = "1.3")
+    private static string Root => Path.GetFullPath(Path.Combine(AppContext.BaseDirectory, "..", "..", "..", "..", ".."));
+
+    // A bench report with postgres's figure 16 353 and the default profile (max_error_rate from it, unless given),
+    // and the check's two minutes with the p99s and error rate given.
+    private static string Report(SummaryFixture f, double p99AtR, double p99Above, string factor = "1.3", double errorRate = 0, double? maxErrorRate = null)
     {
         var report = f.Report("run", 10, new Cell("postgres", "author-read", 16000, 9.1, ConfirmedRps: 16353));
-        f.Report("run/check", 10, new Cell("postgres", "author-read-x1", 16353, p99AtR), new Cell("postgres", $"author-read-x{factor}", 21258, p99Above));
+        var profile = ProfileFile.Load(Root, quick: false, overridePath: null).Profile;
+        File.WriteAllText(Path.Combine(report, "profile.yaml"), ProfileFile.Render(profile with { MaxErrorRate = maxErrorRate ?? profile.MaxErrorRate }));
+        f.Report("run/check", 10, new Cell("postgres", "author-read-x1", 16353, p99AtR, ErrorRate: errorRate), new Cell("postgres", $"author-read-x{factor}", 21258, p99Above));
         return report;
     }
 
@@ -71,6 +76,27 @@ public sealed class CapacityCheckTests
         Assert.Contains("no confirmed capacity for author-read on redis", Check(report, "--storage", "redis").Err);
     }
 
+    [Fact]
+    public void ErrorsAreJudgedByTheReportsOwnProfile()
+    {
+        using var f = new SummaryFixture();
+        // 0.5 % errors at R: over the default profile's max_error_rate, under that of a report run with 1 %.
+        Assert.Equal(CheckCommand.Failed, Check(Report(f, 9.6, 27.3, errorRate: 0.005), "--storage", "postgres").Code);
+        using var lenient = new SummaryFixture();
+        Assert.Equal(0, Check(Report(lenient, 9.6, 27.3, errorRate: 0.005, maxErrorRate: 0.01), "--storage", "postgres").Code);
+    }
+
+    [Fact]
+    public void AReportWithoutItsProfileIsBadInput()
+    {
+        using var f = new SummaryFixture();
+        var report = Report(f, 9.6, 27.3);
+        File.Delete(Path.Combine(report, "profile.yaml"));
+        var (code, _, error) = Check(report, "--storage", "postgres");
+        Assert.Equal(2, code);
+        Assert.Contains("profile.yaml: file: missing", error);
+    }
+
     [Theory]
     [InlineData(true, 10.0, 0.0, true)]
     [InlineData(true, 10.01, 0.0, false)]
@@ -79,7 +105,7 @@ public sealed class CapacityCheckTests
     [InlineData(false, 10.01, 0.0, true)]
     [InlineData(false, 2.0, 0.001, true)]
     public void AMinuteHoldsAtOrUnderTheSloWithFewerThanOneErrorInAThousand(bool mustHold, double p99Ms, double errorRate, bool passes) =>
-        Assert.Equal(passes, CapacityCheck.Passes(mustHold, p99Ms, errorRate, 10));
+        Assert.Equal(passes, CapacityCheck.Passes(mustHold, p99Ms, errorRate, 10, maxErrorRate: 0.001));
 
     [Theory]
     [InlineData(16353, 1, 16353)]

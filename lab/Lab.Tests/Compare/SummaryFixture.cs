@@ -17,7 +17,7 @@ public sealed class SummaryFixture : IDisposable
 
     public sealed record Cell(string Storage, string Scenario, double Rps, double P99Ms, double? CpuUs = 50, bool HeldAtPeak = false,
         double? ConfirmedRps = null, double[]? Repeats = null, double[]? Spread = null, double[]? RampRepeats = null, double[]? Interval = null, string? UnstableBecause = null,
-        bool[]? Held = null);
+        bool[]? Held = null, double ErrorRate = 0);
 
     /// <summary>A folder <paramref name="name"/> with summary.json of these cells.</summary>
     public string Report(string name, double sloMs, params Cell[] cells)
@@ -31,7 +31,7 @@ public sealed class SummaryFixture : IDisposable
                 ["storage"] = c.Storage,
                 ["scenario"] = c.Scenario,
                 ["quantiles_ms"] = new Dictionary<string, double> { ["p50"] = c.P99Ms / 3, ["p99"] = c.P99Ms },
-                ["error_rate"] = 0.0,
+                ["error_rate"] = c.ErrorRate,
                 ["max_sustained_rps"] = c.Rps,
                 ["slo_held_at_peak"] = c.HeldAtPeak,
                 ["cpu"] = c.CpuUs is { } us

@@ -3,7 +3,8 @@ using Lab.Report;
 
 namespace Lab.Tests.Report;
 
-public class ReportInputTests
+/// <summary>A run directory's runs: one per architecture and scenario.</summary>
+public sealed class ReportInputTests
 {
     [Fact]
     public void TwoRunsOfOneArchitectureAndScenarioAreRefusedByName()

@@ -15,26 +15,27 @@ public sealed record CapacityCheckRun(string Storage, string Scenario, double Fa
 /// <summary>
 /// The judgement of script/check-capacity: each cell's figure R from the bench report, its minute at R and at
 /// factor × R from the check's report (REPORT/check/summary.json, runs named <c>scenario-x1</c> and
-/// <c>scenario-x&lt;factor&gt;</c>). A cell passes when p99 ≤ the report's SLO with under 0.1 % errors at R, and
-/// p99 over the SLO (or more errors) at factor × R: its figure is then within (factor − 1) below the knee.
+/// <c>scenario-x&lt;factor&gt;</c>). A cell passes when p99 ≤ the report's SLO with errors under the bench's
+/// max_error_rate (the report's profile.yaml, as its holds were judged) at R, and p99 over the SLO (or more errors)
+/// at factor × R: its figure is then within (factor − 1) below the knee.
 /// </summary>
 public static class CapacityCheck
 {
-    /// <summary>The error rate at or above which a minute does not hold, as the bench's holds count it.</summary>
-    public const double MaxErrorRate = 0.001;
-
     /// <summary>The rate the check runs at: factor × R, whole requests per second, rounded down.</summary>
     public static long RateAt(double capacity, double factor) => (long)Math.Floor(capacity * factor);
 
     /// <summary>Whether a minute gave what its side wants: held the SLO at R, or missed it above R.</summary>
-    public static bool Passes(bool mustHold, double p99Ms, double errorRate, double sloMs) =>
-        mustHold ? p99Ms <= sloMs && errorRate < MaxErrorRate : p99Ms > sloMs || errorRate >= MaxErrorRate;
+    public static bool Passes(bool mustHold, double p99Ms, double errorRate, double sloMs, double maxErrorRate) =>
+        mustHold ? p99Ms <= sloMs && errorRate < maxErrorRate : p99Ms > sloMs || errorRate >= maxErrorRate;
 
-    /// <exception cref="InputException">A cell the report has no confirmed capacity for, or a minute the check did not run.</exception>
+    /// <exception cref="InputException">A report without its profile.yaml, a cell it has no confirmed capacity for, or a minute the check did not run.</exception>
     public static (double SloMs, IReadOnlyList<CapacityCheckRun> Runs) Judge(string reportDir, IReadOnlyList<string> storages, string scenario, double factor)
     {
         var report = ReportFileReader.Read(reportDir);
         var check = ReportFileReader.Read(Path.Combine(reportDir, "check"));
+        var profile = Path.Combine(reportDir, "profile.yaml");
+        if (!File.Exists(profile)) throw new InputException(profile, "file", "missing: the check judges errors by the bench's own max_error_rate");
+        var maxErrorRate = ProfileFile.Read([profile]).MaxErrorRate;
         var runs = new List<CapacityCheckRun>();
         foreach (var storage in storages)
         {
@@ -45,7 +46,7 @@ public static class CapacityCheck
                 var minute = check.Cells.FirstOrDefault(c => c.Storage == storage && FactorOf(c.Scenario, scenario) == f)
                     ?? throw new InputException(check.Path, storage, $"no run {scenario}-x{F(f)} on {storage}: did the check run it?");
                 runs.Add(new CapacityCheckRun(storage, scenario, f, RateAt(cell.Capacity.Value, f), minute.P99Ms.Value, minute.ErrorRate,
-                    Passes(f <= 1, minute.P99Ms.Value, minute.ErrorRate, report.SloMs)));
+                    Passes(f <= 1, minute.P99Ms.Value, minute.ErrorRate, report.SloMs, maxErrorRate)));
             }
         }
         return (report.SloMs, runs);

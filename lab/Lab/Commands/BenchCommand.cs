@@ -47,10 +47,7 @@ public sealed class BenchCommand : Command
         "Print the servers (script/services names) the selected cells need, one per line, and exit: the ones script/bench starts; nothing runs");
 
     // A comma-separated list of non-empty names (a,b); whether they exist, the catalogue says later.
-    private static readonly ValueParser<string[]?> Names = (option, text) =>
-        text.Split(',', StringSplitOptions.TrimEntries) is var names && names.All(n => n.Length > 0)
-            ? names
-            : throw new InputException($"{option}: '{text}' is not a comma-separated list of names");
+    private static readonly ValueParser<string[]?> Names = (option, text) => ValueParsers.Names(option, text);
 
     // server=cores pairs, comma-separated, each server once; the cores a positive number.
     private static readonly ValueParser<Dictionary<string, double>?> Throttles = (option, text) =>

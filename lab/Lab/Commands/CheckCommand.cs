@@ -14,7 +14,7 @@ public sealed class CheckCommand : Command
     public const int Failed = 1;
 
     private readonly Argument<string> _report = new("report") { Description = "The bench report folder (summary.json) whose check/ folder holds the minutes (summary.json from lab report)" };
-    private readonly Option<string> _storage = CliOption.Create("--storage", "The architectures checked, comma-separated", ValueParsers.NonEmpty, "a,b").Require();
+    private readonly Option<string[]> _storage = CliOption.Create("--storage", "The architectures checked, comma-separated", ValueParsers.Names, "a,b").Require();
     private readonly Option<string> _scenario = CliOption.Create("--scenario", "The scenario checked", ValueParsers.NonEmpty, "name").WithDefault("author-read");
     private readonly Option<double> _factor = CliOption.Create("--factor", "The multiple of the figure at which the SLO must fail", ValueParsers.PositiveNumber, "x").WithDefault(1.3);
 
@@ -29,8 +29,7 @@ public sealed class CheckCommand : Command
     {
         var factor = parse.GetRequiredValue(_factor);
         if (factor <= 1) throw new InputException($"--factor: {factor} must be above 1 (the rate at which the SLO must fail)");
-        var storages = parse.GetRequiredValue(_storage).Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
-        var (sloMs, runs) = CapacityCheck.Judge(parse.GetRequiredValue(_report), storages, parse.GetRequiredValue(_scenario), factor);
+        var (sloMs, runs) = CapacityCheck.Judge(parse.GetRequiredValue(_report), parse.GetRequiredValue(_storage), parse.GetRequiredValue(_scenario), factor);
         parse.InvocationConfiguration.Output.Write(CapacityCheck.Table(sloMs, runs));
         return runs.All(r => r.Passed) ? 0 : Failed;
     }

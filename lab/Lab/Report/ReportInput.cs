@@ -28,7 +28,7 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
                 var storage = meta?.Storage ?? Path.GetFileName(Path.GetDirectoryName(dir))!;
                 // A run through a sharded cluster is its own row beside the single node's.
                 if (meta is { Nodes: > 1 }) storage = $"{storage} ×{meta.Nodes}";
-                return (storage, scenario, dir!, meta, QueueDepth.TryRead(dir!));
+                return (storage, scenario, dir: dir!, meta, QueueDepth.TryRead(dir!));
             })
             .OrderBy(r => r.storage, StringComparer.Ordinal).ThenBy(r => r.scenario, StringComparer.Ordinal)
             .ToList();
@@ -37,7 +37,7 @@ public sealed record ReportInput(string Directory, JsonElement? Environment,
         // (their meta.json's storage and scenario, e.g. two `tank run --scenario x` copied side by side) are refused by name.
         if (runs.GroupBy(r => (r.storage, r.scenario)).FirstOrDefault(g => g.Count() > 1) is { } twice)
         {
-            var dirs = twice.Select(r => Path.GetRelativePath(directory, r.Item3)).ToList();
+            var dirs = twice.Select(r => Path.GetRelativePath(directory, r.dir)).ToList();
             throw new InputException(Path.Combine(directory, dirs[1], "meta.json"), "storage, scenario",
                 $"{dirs[0]} and {dirs[1]} are both {twice.Key.storage} · {twice.Key.scenario}: give each run its own --storage/--scenario");
         }

@@ -62,6 +62,12 @@ public static class ValueParsers
     public static ValueParser<string> NonEmpty { get; } = (option, text) =>
         text.Length > 0 ? text : throw Bad(option, text, "is empty");
 
+    /// <summary>A comma-separated list of non-empty names (a,b); whether they exist, the caller says.</summary>
+    public static ValueParser<string[]> Names { get; } = (option, text) =>
+        text.Split(',', StringSplitOptions.TrimEntries) is var names && names.All(n => n.Length > 0)
+            ? names
+            : throw new InputException($"{option}: '{text}' is not a comma-separated list of names");
+
     /// <summary>One of the given names, exactly.</summary>
     public static ValueParser<string?> OneOf(IReadOnlyList<string> names) => (option, text) =>
         names.Contains(text) ? text : throw Bad(option, text, $"is not one of {string.Join(", ", names)}");
