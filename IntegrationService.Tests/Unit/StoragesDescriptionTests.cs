@@ -82,7 +82,7 @@ public sealed class StoragesDescriptionTests
             ["Item"], false),
         new("rabbitmq",
             "RabbitMQ 3.10, one durable quorum queue ('integration', x-queue-type=quorum) on one node: " +
-            "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel (at most 4 at once): " +
+            "publish, awaiting the publisher confirm, to write; to read, the reads waiting share a take on one channel (at most 16 at once): " +
             "basic.get with auto-ack after basic.get, up to 16 or until the queue is empty (the broker removes a message as it sends it: at most once, one Raft command per read).",
             "A quorum queue appends each message to its Raft log and fsyncs the log before the publisher confirm " +
             "(raft.wal_sync_method=datasync, the default): neither a crash of RabbitMQ nor of its host loses a confirmed message. " +
