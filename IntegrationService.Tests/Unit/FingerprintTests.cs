@@ -2,9 +2,11 @@ using System.Net;
 using System.Net.Sockets;
 using IntegrationService.Seeding;
 using IntegrationService.Storage;
+using IntegrationService.Storage.Postgres;
 using IntegrationService.Tests.Fixtures;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Npgsql;
 
 namespace IntegrationService.Tests.Unit;
 
@@ -73,8 +75,11 @@ public sealed class FingerprintTests
     }
 
     [Fact]
-    public void EveryTestServerIsReadAndAStoppedOneIsNotRunning()
+    public async Task EveryTestServerIsReadAndAStoppedOneIsNotRunning()
     {
+        // The service applies the schema when it starts; whether another test has started it on
+        // these servers yet depends on the order the tests run in, so apply it here.
+        foreach (var connectionString in PostgresTestDatabases()) await ApplySchemaAsync(connectionString);
         var closed = ClosedPort();
         var (code, lines, error) = Run([.. TestServers.ServiceArguments(), $"--Beanstalkd:Port={closed}"]);
 
@@ -93,6 +98,49 @@ public sealed class FingerprintTests
         Assert.Matches(@"^redis-sentinel 127\.0\.0\.21:\d+,127\.0\.0\.22:\d+,127\.0\.0\.23:\d+: keys=\d+ ", lines[12]);
         Assert.Matches(@"^tarantool 127\.0\.0\.1:\d+: memtx\.authors=\d+ .* vinyl\.sample=[0-9a-f]{32}$", lines[13]);
         Assert.DoesNotContain(lines, l => l.Contains("error:", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ADatabaseTheServiceHasNeverStartedOnReadsAsNoSchema()
+    {
+        var main = new NpgsqlConnectionStringBuilder(PostgresTestDatabases()[0]);
+        var empty = new NpgsqlConnectionStringBuilder(main.ConnectionString) { Database = $"fingerprint_{Guid.NewGuid():N}", Pooling = false };
+        await using (var connection = new NpgsqlConnection(main.ConnectionString))
+        {
+            await connection.OpenAsync();
+            await using var create = new NpgsqlCommand($"create database {empty.Database}", connection);
+            await create.ExecuteNonQueryAsync();
+        }
+        try
+        {
+            var (code, lines, error) = Run([.. TestServers.ServiceArguments(), $"--Postgres:ConnectionString={empty.ConnectionString}"]);
+
+            Assert.Equal((0, ""), (code, error));
+            Assert.Equal($"postgres 127.0.0.1:{TestServers.PostgresPort}: schema=none", lines[3]);
+        }
+        finally
+        {
+            NpgsqlConnection.ClearAllPools();
+            await using var connection = new NpgsqlConnection(main.ConnectionString);
+            await connection.OpenAsync();
+            await using var drop = new NpgsqlCommand($"drop database if exists {empty.Database} with (force)", connection);
+            await drop.ExecuteNonQueryAsync();
+        }
+    }
+
+    /// <summary>The connection strings of the tests' PostgreSQL databases: the main one, postgres-patroni's, postgres-patroni-sync's.</summary>
+    private static string[] PostgresTestDatabases() =>
+        TestServers.ServiceArguments()
+            .Where(a => a.StartsWith("--Postgres:ConnectionString=", StringComparison.Ordinal) || a.StartsWith("--Postgres:Patroni", StringComparison.Ordinal))
+            .Select(a => a[(a.IndexOf('=') + 1)..])
+            .ToArray();
+
+    /// <summary>The service's own schema, applied as it applies it at start-up.</summary>
+    private static async Task ApplySchemaAsync(string connectionString)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await PostgresSchemaInitializer.ApplyAsync(connection, CancellationToken.None);
     }
 
     private static int ClosedPort()

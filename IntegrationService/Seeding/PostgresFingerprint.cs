@@ -6,7 +6,9 @@ namespace IntegrationService.Seeding;
 /// <summary>
 /// PostgreSQL's fingerprint: the rows of every table, the highest author id, and an MD5 of a
 /// sample (the links of items 1–1000, every 100th location, authors 1–1000), in one read-only
-/// transaction on the service's own data source.
+/// transaction on the service's own data source. A database the service has never started on has
+/// none of its tables (the service applies the schema at start-up): that reads as <c>schema=none</c>,
+/// a state like any other, not an error.
 /// </summary>
 internal static class PostgresFingerprint
 {
@@ -21,6 +23,9 @@ internal static class PostgresFingerprint
                           from locations where location_id % 100 = 0), '')
             || coalesce((select string_agg(a::text, ',' order by id) from authors a where id <= 1000), ''))
         """;
+
+    /// <summary>The tables <see cref="Query"/> reads.</summary>
+    internal static readonly string[] Tables = ["authors", "locations", "item_locations", "queue_messages", "kv"];
 
     public static async Task<ServerFingerprint> ReadAsync(string server, PostgresDatabase database, CancellationToken cancellationToken)
     {
@@ -37,6 +42,12 @@ internal static class PostgresFingerprint
         {
             await using var transaction = await connection.BeginTransactionAsync(ct);
             await using (var readOnly = new NpgsqlCommand("set transaction read only", connection, transaction)) await readOnly.ExecuteNonQueryAsync(ct);
+            await using (var present = new NpgsqlCommand("select count(*) from unnest(@tables) t where to_regclass(t) is not null", connection, transaction))
+            {
+                present.Parameters.AddWithValue("tables", Tables);
+                // Some of the tables but not all is not a state the service leaves: the query below fails and says which.
+                if ((long)(await present.ExecuteScalarAsync(ct))! == 0) return ServerFingerprint.Of(server, endpoint, [new("schema", null)]);
+            }
             await using var command = new NpgsqlCommand(Query, connection, transaction);
             await using var reader = await command.ExecuteReaderAsync(ct);
             await reader.ReadAsync(ct);

@@ -25,20 +25,13 @@ internal sealed class PostgresSchemaInitializer(PostgresDatabase database, int w
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        var sql = ReadSchema();
         while (!stoppingToken.IsCancellationRequested)
         {
             try
             {
                 await database.RunOnConnectionAsync(async (connection, ct) =>
                 {
-                    // Serialise concurrent service instances (CREATE ... IF NOT EXISTS can race) with a
-                    // transaction-scoped lock: it is released by commit or rollback, never left on a
-                    // pooled connection if the schema fails halfway.
-                    await using var transaction = await connection.BeginTransactionAsync(ct);
-                    await using var command = new NpgsqlCommand($"select pg_advisory_xact_lock(7245001); {sql}", connection, transaction);
-                    await command.ExecuteNonQueryAsync(ct);
-                    await transaction.CommitAsync(ct);
+                    await ApplyAsync(connection, ct);
                     return true;
                 }, stoppingToken);
                 logger.LogInformation("PostgreSQL schema ready");
@@ -54,6 +47,21 @@ internal sealed class PostgresSchemaInitializer(PostgresDatabase database, int w
             }
         }
     }
+
+    /// <summary>
+    /// Applies schema.sql on <paramref name="connection"/> (idempotent). Concurrent service instances
+    /// (CREATE ... IF NOT EXISTS can race) are serialised by a transaction-scoped lock: it is released
+    /// by commit or rollback, never left on a pooled connection if the schema fails halfway.
+    /// </summary>
+    internal static async Task ApplyAsync(NpgsqlConnection connection, CancellationToken cancellationToken)
+    {
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        await using var command = new NpgsqlCommand($"select pg_advisory_xact_lock(7245001); {Schema.Value}", connection, transaction);
+        await command.ExecuteNonQueryAsync(cancellationToken);
+        await transaction.CommitAsync(cancellationToken);
+    }
+
+    private static readonly Lazy<string> Schema = new(ReadSchema);
 
     private static string ReadSchema()
     {
