@@ -10,7 +10,7 @@ public sealed class CapacityReportTests
 
     // Each repetition's confirmed rate, as lab bench writes them.
     private static CapacityFile Capacity(params long[] confirmed) => CapacityFile.Of(
-        [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10))],
+        [.. confirmed.Select((r, i) => new RepeatRecord(i + 1, r, r > 0 ? 4.2 : null, CpuUsPerRequest: 100 + i * 10) { Confirmed = r > 0 })],
         [new HoldRecord(900, 2, 4.2, 0, 1800, true, false), new HoldRecord(900, 15, 4.2, 0, 13500, true, true)], 15);
 
     [Fact]
@@ -51,6 +51,35 @@ public sealed class CapacityReportTests
         var cell = Lab.Compare.ReportFileReader.Read(dir.Path).Cells.Single(c => c.Storage == "postgres");
         Assert.Equal((1050.0, new Lab.Compare.Spread(1000, 1100)), (cell.Capacity.Value, cell.Capacity.Spread));
         Assert.Equal((15.0, true), (capacity.GetProperty("holds")[1].GetProperty("seconds").GetDouble(), capacity.GetProperty("holds")[1].GetProperty("confirmation").GetBoolean()));
+    }
+
+    [Fact]
+    public void ACellMostOfWhoseRepetitionsHeldNoConfirmationIsMarkedInTheSummaryAndDrawnHollow()
+    {
+        using var dir = new RunDirectory();
+        // redis-sentinel: every repetition's confirmations failed, each reads "≤" its lowest confirmed rate.
+        CapacityFile.Of([.. new long[] { 12929, 13448, 12900 }.Select((r, i) => new RepeatRecord(i + 1, r, 40.1) { Kind = "at_most", Confirmed = false })], [], 30)
+            .Write(dir.Run("redis-sentinel", "queue-write", 10, _ => 100, _ => 1, Schedule));
+        // nats-r3: two of three held, a rate the stack holds.
+        CapacityFile.Of([new RepeatRecord(1, 4280, 5) { Confirmed = true }, new RepeatRecord(2, 3952, 5) { Kind = "at_most" }, new RepeatRecord(3, 4773, 5) { Confirmed = true }], [], 30)
+            .Write(dir.Run("nats-r3", "queue-write", 10, _ => 100, _ => 1, Schedule));
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+
+        var md = dir.Read("report.md");
+        Assert.Contains("| redis-sentinel | ≤ 12929 [12900–13448] not established (held in 0 of 3) (ramp: ≥ 100, p99 1.00 ms) |", md);
+        Assert.Contains("| nats-r3 | 4280 [3952–4773] unstable (ramp: ≥ 100, p99 1.00 ms) |", md);
+        Assert.Contains("≤ 12929 [12900–13448] not established (held in 0 of 3)", dir.Read("report.html"));
+        // The verdict halves the best capacity established (nats-r3's 4280), not a bound (redis-sentinel's).
+        Assert.Contains("Which architectures hold 2000 requests/s at p99 ≤ 10.0 ms in queue-write?", md);
+        Assert.Contains("**Qualifies: nats-r3.**", md);
+        Assert.Matches(@"\| redis-sentinel \| ≤ 12929 \| ≤ 6\.46× \|.*is not established \|", md);
+
+        var chart = dir.Read(Path.Combine("charts", "comparison.svg"));
+        Assert.Contains("hollow, ≤: not established", chart);
+        Assert.Matches("fill=\"white\" stroke=\"#[0-9a-fA-F]{6}\"[^>]*><title>redis-sentinel queue-write: ≤ 12929 \\(not established", chart);
+        Assert.Contains(">≤12.93k<", chart);
+        Assert.DoesNotMatch("fill=\"white\"[^>]*><title>nats-r3", chart);
+        Assert.Contains("<title>nats-r3 queue-write: 4280</title>", chart);
     }
 
     [Fact]

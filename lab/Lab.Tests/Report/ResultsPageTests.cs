@@ -188,6 +188,25 @@ public sealed class ResultsPageTests
         Assert.Contains("**Run:** `script/bench --repeat 3`", page);
     }
 
+    [Theory]
+    // Held in 1 of 3: the median is a bound, marked as the verdict judges it; held in 2 of 3 it is a rate.
+    [InlineData("false", "≤ 5 000 [4 800–5 300, 75 %] **not established** (held in 1 of 3); 4 800✓, ≤ 5 000✗, ≤ 5 300✗ · p99 7.25 ms")]
+    [InlineData("true", "5 000 [4 800–5 300, 75 %]; 4 800✓, ≤ 5 000✗, ≤ 5 300✓ · p99 7.25 ms")]
+    public void ACellMostOfWhoseRepetitionsHeldNoConfirmationIsMarkedNotEstablished(string thirdHeld, string cell)
+    {
+        using var dir = new RunDirectory();
+        var summary = Path.Combine(dir.Path, "summary.json");
+        File.WriteAllText(summary, """
+            {"generated_at":"2026-11-25T15:00:00Z","slo_ms":10,"environment":{"command":"script/bench --repeat 3","machine":{"cores":2,"cpu":"x","memory_mb":1,"os":"linux"}},
+             "runs":[{"storage":"redis-sentinel","scenario":"queue-write","quantiles_ms":{"p99":30.5},"max_sustained_rps":900,"slo_held_at_peak":false,
+                      "confirmed_rps":5000,"confirmed_p99_ms":7.25,"interval":{"low":4800,"high":5300,"coverage":0.75,"method":"min-max"},"repeats":[{"rps":4800,"kind":"crossing","confirmed":true},{"rps":5000,"kind":"at_most","confirmed":false},{"rps":5300,"kind":"at_most","confirmed":THIRD}],"spread":{"confirmed_rps":{"min":4800,"max":5300}},"cpu":[{"process":"service","us_per_request":40}]}]}
+            """.Replace("THIRD", thirdHeld));
+
+        var page = ResultsPage.Render(summary, dir.Path, Path.Combine(dir.Path, "RESULTS.md"));
+
+        Assert.Contains($"| redis-sentinel | {cell} |", page);
+    }
+
     [Fact]
     public void TheReadmeBlockIsReplacedAndTheRestOfThePageKept()
     {

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using Harness.CommandLine;
 
 namespace Lab.Report;
@@ -51,6 +52,14 @@ public sealed record CapacityFile
 
     /// <summary>Each repetition; empty for an older file whose repeats were ramps.</summary>
     public IReadOnlyList<RepeatRecord> Confirmations => RepeatsConfirmed ? Repeats : [];
+
+    /// <summary>
+    /// A confirmation held in most repetitions (the verdict's rule): otherwise the median is of rates
+    /// none of whose confirmations held, a bound and not a rate the stack holds. A cell that answered
+    /// only errors (0) and an older file without confirmations count as established.
+    /// </summary>
+    [JsonIgnore]
+    public bool Established => ConfirmedRps == 0 || Confirmations.Count == 0 || Confirmations.Count(r => r.Confirmed) * 2 > Confirmations.Count;
 
     /// <summary>The file for these repetitions: median, interval, spread, stability and its causes.</summary>
     public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double unstableSpread = 0.15, IReadOnlyList<string>? failed = null)

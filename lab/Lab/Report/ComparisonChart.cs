@@ -23,17 +23,22 @@ public static class ComparisonChart
         // A searched cell's bar is its confirmed rate; a cell without a search keeps the ramp's figure.
         var searched = runs.Any(r => r.Capacity is not null);
         Panel(svg, runs, storages, scenarios, Top,
-            searched ? $"capacity at p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors: the median of the repetitions (the ramp's figure where none ran)"
+            searched ? $"capacity at p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors: the median of the repetitions (the ramp's figure where none ran)" +
+                       (runs.Any(NotEstablished) ? "; hollow, ≤: not established" : "")
                      : $"max rps with p99 ≤ {Svg.N(sloMs)} ms and < 0.1 % errors (≥: still held at the ramp's top)",
             r => r.Capacity is { } c ? c.ConfirmedRps : r.MaxSustainedRps,
-            r => r.Capacity is { } c ? Svg.Label(c.ConfirmedRps) : (r.SloHeldAtPeak ? "≥" : "") + Svg.Label(r.MaxSustainedRps));
+            r => r.Capacity is { } c ? (c.Established ? "" : "≤") + Svg.Label(c.ConfirmedRps) : (r.SloHeldAtPeak ? "≥" : "") + Svg.Label(r.MaxSustainedRps),
+            NotEstablished);
         Panel(svg, runs, storages, scenarios, Top + PanelHeight, searched ? "p99 over the ramp, ms" : "p99 latency over the run, ms", r => r.QuantilesMs["p99"]);
         Svg.Legend(svg, legend, Left, Width - Right, Top + 2 * PanelHeight + 26);
         return svg.Append("</svg>\n").ToString();
     }
 
+    /// <summary>A cell most of whose repetitions held no confirmation: its bar is drawn hollow, its label "≤".</summary>
+    private static bool NotEstablished(RunAnalysis run) => run.Capacity is { Established: false };
+
     private static void Panel(StringBuilder svg, IReadOnlyList<RunAnalysis> runs, List<string> storages, List<string> scenarios,
-        int top, string title, Func<RunAnalysis, double> value, Func<RunAnalysis, string>? label = null)
+        int top, string title, Func<RunAnalysis, double> value, Func<RunAnalysis, string>? label = null, Func<RunAnalysis, bool>? hollow = null)
     {
         var plotTop = top + 24;
         var plotBottom = top + PanelHeight - 40;
@@ -58,7 +63,10 @@ public static class ComparisonChart
                 var v = value(run);
                 var h = v / max * (plotBottom - plotTop);
                 var x = groupX + s * barWidth;
-                svg.Append($"<rect x=\"{Svg.N(x)}\" y=\"{Svg.N(plotBottom - h)}\" width=\"{Svg.N(barWidth - 2)}\" height=\"{Svg.N(h)}\" fill=\"{Svg.Palette[s % Svg.Palette.Length]}\"><title>{Svg.Esc($"{run.Storage} {run.Scenario}: {Svg.N(v)}")}</title></rect>\n");
+                var colour = Svg.Palette[s % Svg.Palette.Length];
+                var open = hollow?.Invoke(run) == true;
+                var paint = open ? $"fill=\"white\" stroke=\"{colour}\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"" : $"fill=\"{colour}\"";
+                svg.Append($"<rect x=\"{Svg.N(x)}\" y=\"{Svg.N(plotBottom - h)}\" width=\"{Svg.N(barWidth - 2)}\" height=\"{Svg.N(h)}\" {paint}><title>{Svg.Esc($"{run.Storage} {run.Scenario}: {(open ? "≤ " : "")}{Svg.N(v)}{(open ? " (not established: most repetitions held no confirmation)" : "")}")}</title></rect>\n");
                 Svg.Text(svg, x + barWidth / 2 - 1, plotBottom - h - 3, label?.Invoke(run) ?? Svg.Label(v), "middle", 9);
             }
         }

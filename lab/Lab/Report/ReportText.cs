@@ -79,10 +79,12 @@ public static class ReportText
     /// <summary>
     /// " · N [low–high]": the cell's capacity (the median of its repetitions) with its interval (one
     /// repetition: its bracket), " unstable" when the repetitions spread; nothing without repetitions.
+    /// A cell most of whose repetitions held no confirmation reads "≤ N … not established (held in k of n)".
     /// </summary>
     public static string Confirmed(RunAnalysis run) =>
         run.Capacity is not { } c ? ""
-        : $" · {Rps(c.ConfirmedRps)}{(c.Interval is { } i && (i.Low != c.ConfirmedRps || i.High != c.ConfirmedRps) ? $" [{Rps(i.Low)}–{Rps(i.High)}]" : "")}{(c.Unstable ? " unstable" : "")}";
+        : $" · {(c.Established ? "" : "≤ ")}{Rps(c.ConfirmedRps)}{(c.Interval is { } i && (i.Low != c.ConfirmedRps || i.High != c.ConfirmedRps) ? $" [{Rps(i.Low)}–{Rps(i.High)}]" : "")}{(c.Unstable ? " unstable" : "")}" +
+          (c.Established ? "" : $" not established (held in {c.Confirmations.Count(r => r.Confirmed)} of {c.Confirmations.Count})");
 
     /// <summary>Key/value lines describing the machine and servers, from environment.json.</summary>
     public static List<(string Key, string Value)> Environment(JsonElement? environment)

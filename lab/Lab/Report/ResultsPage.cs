@@ -51,6 +51,7 @@ public static class ResultsPage
                       "with its coverage of the median; one repetition: the rate held and the lowest above it that did not), then every " +
                       "repetition's own figure (✓ a confirmation held at it; ✗ none did, and \"≤\" the lowest rate confirmed is an upper bound, never a 0 unless every step answered errors; " +
                       "\"≥\": every step held), the p99 of the median repetition's confirmation, and the stalls its confirmations met (seconds with p99 over the SLO). " +
+                      "**not established**: most repetitions held no confirmation, so the median is a bound (\"≤\"), not a rate the stack holds. " +
                       "**unstable**: the repetitions spread more than the profile's unstable_spread of their median, or one could not run; why is in the report's summary.json. " +
                       "\"over the ramp\": no repetitions were run, the ramp's figure.").AppendLine();
         Table(md, scenarios, storages, (storage, scenario) => Cell(storage, scenario) is { } r ? Capacity(r) : "—");
@@ -253,7 +254,12 @@ public static class ResultsPage
             var stalls = run.TryGetProperty("capacity", out var cap) && cap.TryGetProperty("stall_seconds", out var st) && st.ValueKind == JsonValueKind.Number && st.GetInt32() > 0
                 ? $"; stalls {st.GetInt32()} s, longest {Text(cap, "longest_stall_seconds")} s" : "";
             var unstable = run.TryGetProperty("unstable", out var u) && u.ValueKind == JsonValueKind.True ? " **unstable**" : "";
-            return $"{N(confirmed.GetDouble())}{interval}{unstable}{each} · p99 {hold}{stalls}";
+            // The verdict's rule: a confirmation held in most repetitions, or the figure is a bound.
+            var judged = repeats.Where(x => x.TryGetProperty("confirmed", out var c) && c.ValueKind is JsonValueKind.True or JsonValueKind.False).ToList();
+            var heldIn = judged.Count(x => x.GetProperty("confirmed").ValueKind == JsonValueKind.True);
+            var bound = confirmed.GetDouble() > 0 && judged.Count > 0 && heldIn * 2 <= judged.Count;
+            var established = bound ? $" **not established** (held in {heldIn} of {judged.Count})" : "";
+            return $"{(bound ? "≤ " : "")}{N(confirmed.GetDouble())}{interval}{unstable}{established}{each} · p99 {hold}{stalls}";
         }
         var rps = run.GetProperty("max_sustained_rps").GetDouble();
         var held = run.TryGetProperty("slo_held_at_peak", out var h) && h.ValueKind == JsonValueKind.True;

@@ -17,6 +17,9 @@ public sealed record Candidate
     /// <summary>Its limiting cell was searched and nothing was confirmed: no capacity or p99 to show.</summary>
     public bool NoneConfirmed { get; init; }
 
+    /// <summary>A cell it was measured in most of whose repetitions held no confirmation: its capacity is a bound ("≤"), not a rate it holds.</summary>
+    public bool NotEstablished { get; init; }
+
     public double? P99Ms { get; init; }
 
     /// <summary>CPU µs per request of the limiting cell (servers and service, not tank); null when not recorded.</summary>

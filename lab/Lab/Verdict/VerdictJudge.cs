@@ -43,6 +43,7 @@ public static class VerdictJudge
                 LowerBound = limiting.Cell?.LowerBound ?? false,
                 // Nothing confirmed: no hold's p99 stands for the cell (the ramp's passes the knee on purpose).
                 NoneConfirmed = limiting.Cell is { } l && NoneConfirmed(l),
+                NotEstablished = measured.Any(m => !m.Cell.MostlyHeld && !NoneConfirmed(m.Cell)),
                 P99Ms = limiting.Cell is { } lc && !NoneConfirmed(lc) ? lc.P99Ms.Value : null,
                 CpuUsPerRequest = limiting.Cell?.CpuUsPerRequest?.Value,
                 Durability = durability,
@@ -52,7 +53,8 @@ public static class VerdictJudge
         }).ToList();
         var ranked = candidates
             .OrderBy(c => c.Qualifies ? 0 : 1)
-            .ThenBy(c => c.UnmeasuredScenarios) // closest: measured where asked first, then the most headroom
+            .ThenBy(c => c.UnmeasuredScenarios) // closest: measured where asked first, then a rate established, then the most headroom
+            .ThenBy(c => c.NotEstablished ? 1 : 0)
             .ThenByDescending(c => c.Headroom)
             .ThenBy(c => c.CpuUsPerRequest ?? double.MaxValue)
             .ThenBy(c => c.Failures.Count)

@@ -9,7 +9,8 @@ namespace Lab.Verdicts;
 /// <summary>
 /// The report's "Verdict" section, the report's first: the report has no one target to judge
 /// against, so it asks, per scenario, which architectures hold a round rate (1, 2 or 5 × 10ⁿ
-/// requests/s) at or below half the best capacity measured in that scenario, at the report's SLO:
+/// requests/s) at or below half the best capacity established in that scenario (a confirmation held in
+/// most repetitions), at the report's SLO:
 /// a rate the best one holds with at least 2× headroom, so the ranking says who else comes near
 /// it, and a round number a reader can carry away. Durability is not judged here (the crash
 /// results are not in a bench run); any other target is a <c>lab verdict</c> away.
@@ -18,7 +19,7 @@ public static class VerdictSection
 {
     public const double ShareOfBest = 0.5;
 
-    public const string Note = "Target: the round rate (1, 2 or 5 × 10ⁿ requests/s) at or below half the best capacity measured in the scenario, at the report's SLO; durability not judged here. " +
+    public const string Note = "Target: the round rate (1, 2 or 5 × 10ⁿ requests/s) at or below half the best capacity established in the scenario (a confirmation held in most repetitions), at the report's SLO; durability not judged here. " +
                                "Ask your own question: `lab verdict <this report folder> --slo-ms S --rate R [--workload SCENARIO] [--durability crash|power-loss|failover [--max-unavailable-s N] --crash <crashtest dir>]`.";
 
     /// <summary>The largest of 1, 2, 5 × 10ⁿ not above <paramref name="rate"/> (at least 1).</summary>
@@ -49,9 +50,10 @@ public static class VerdictSection
             : $"No architecture held p99 ≤ {VerdictJudge.N(sloMs)} ms in {string.Join(", ", none)}, so there is no rate to judge against there.";
     }
 
+    // The best capacity established (held through a confirmation in most repetitions): a bound is no rate to halve.
     private static IEnumerable<(string Scenario, double Best)> BestPerScenario(IReadOnlyList<CellFigures> cells) =>
         cells.Select(c => c.Scenario).Distinct().Order(StringComparer.Ordinal)
-            .Select(s => (s, cells.Where(c => c.Scenario == s).Max(c => c.Capacity.Value)));
+            .Select(s => (s, cells.Where(c => c.Scenario == s && c.MostlyHeld).Select(c => c.Capacity.Value).DefaultIfEmpty(0).Max()));
 
     public static string Markdown(IReadOnlyList<RunAnalysis> runs, double sloMs)
     {

@@ -19,8 +19,8 @@ public static class VerdictText
         result.Qualified.Concat(result.Others).Select((c, i) => new[]
         {
             c.Storage,
-            c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : c.NoneConfirmed ? "none confirmed" : (c.LowerBound ? "≥ " : "") + VerdictJudge.N(c.Capacity),
-            c.NoneConfirmed || c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : c.Headroom.ToString("0.00", CultureInfo.InvariantCulture) + "×",
+            c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : c.NoneConfirmed ? "none confirmed" : (c.LowerBound ? "≥ " : c.NotEstablished ? "≤ " : "") + VerdictJudge.N(c.Capacity),
+            c.NoneConfirmed || c.UnmeasuredScenarios == result.Scenarios.Count ? "—" : (c.NotEstablished ? "≤ " : "") + c.Headroom.ToString("0.00", CultureInfo.InvariantCulture) + "×",
             c.P99Ms is { } p ? VerdictJudge.N(p) : "—",
             c.CpuUsPerRequest is { } cpu ? VerdictJudge.N(cpu) : "—",
             c.Durability,
@@ -33,7 +33,7 @@ public static class VerdictText
         if (result.Qualified.Count > 0)
             return $"Qualifies: {string.Join(", ", result.Qualified.Select(c => c.Storage))}{(result.Qualified.Count > 1 ? " (most headroom first, then least CPU per request)" : "")}.";
         if (result.Closest is not { } closest) return "No architecture qualifies: the report holds no run for this target.";
-        var share = closest.NoneConfirmed ? "nothing confirmed" : $"{closest.Headroom.ToString("0.00", CultureInfo.InvariantCulture)}× the rate";
+        var share = closest.NoneConfirmed ? "nothing confirmed" : $"{(closest.NotEstablished ? "at most " : "")}{closest.Headroom.ToString("0.00", CultureInfo.InvariantCulture)}× the rate";
         return $"No architecture qualifies. Closest: {closest.Storage} ({share}), which failed because {string.Join("; ", closest.Failures)}.";
     }
 
