@@ -76,8 +76,8 @@ public sealed class RabbitMqOptions : IValidatableObject
     /// How many takes of <c>GET /read</c> may run at once, each on a channel of its own; reads that
     /// arrive while that many run are served together by the next (<see cref="Queues.QueueTakeBatcher{T}"/>:
     /// up to <see cref="RabbitMqQueueStore.MaxBatch"/> gets with auto-ack, one after another). A take's
-    /// gets wait for one another (each a round trip the broker answers once it has committed the
-    /// removal), so the takes at once bound the rate <c>GET /read</c> can reach (docs/BENCHMARKS.md).
+    /// gets wait for one another (each a round trip to the broker), so the takes at once bound the
+    /// rate <c>GET /read</c> can reach (docs/BENCHMARKS.md).
     /// </summary>
     [Range(1, 64)]
     public int QueueTakesInFlight { get; set; } = 16;
