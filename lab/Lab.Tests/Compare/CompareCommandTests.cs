@@ -113,6 +113,24 @@ public sealed class CompareCommandTests
     }
 
     [Fact]
+    public void ACellThatHeldNoConfirmationInNewIsNotCalledNoDifference()
+    {
+        using var f = new SummaryFixture();
+        var held = new Cell("redis-sentinel", "queue-write", 40000, 3.0, ConfirmedRps: 13000, Repeats: [12800, 13000, 13300], Interval: [12800, 13300], Held: [true, true, true]);
+        // The same figures, but no confirmation held: bounds, the stack's rate at the SLO is below them.
+        var bounds = held with { Held = [false, true, false] };
+        var (code, output, _) = Compare(f.Report("base", 10, held), f.Report("new", 10, bounds));
+        Assert.Equal(0, code);
+        var row = output.Split('\n').Single(l => l.StartsWith("redis-sentinel · queue-write", StringComparison.Ordinal)).TrimEnd();
+        Assert.EndsWith("unstable", row);
+        Assert.Contains("not established: NEW held a confirmation in only 1 of 3 repetitions, so its figure is a bound", output);
+        // Established in both: no difference, as before.
+        (code, output, _) = Compare(f.Report("base2", 10, held), f.Report("new2", 10, held));
+        Assert.Equal(0, code);
+        Assert.EndsWith("no difference", output.Split('\n').Single(l => l.StartsWith("redis-sentinel · queue-write", StringComparison.Ordinal)).TrimEnd());
+    }
+
+    [Fact]
     public void AnUnstableCellWhoseIntervalsSeparateIsStillWorse()
     {
         using var f = new SummaryFixture();

@@ -6,7 +6,8 @@ namespace Lab.Compare;
 /// run's value itself) <em>and</em> the change is beyond <c>threshold</c> % of BASE's value. When
 /// they do not separate and either run labelled the cell unstable (its repetitions spread beyond the
 /// profile's share of their median), the cell is reported as unstable with the causes measured,
-/// never as "no difference": noise that wide hides a change. A capacity that fell where NEW's
+/// never as "no difference": noise that wide hides a change; so is a cell whose figure in either run is
+/// a bound (most of its repetitions held no confirmation) overlapping the other's. A capacity that fell where NEW's
 /// figure is a lower bound (every step held) is no difference. Between cells with repetitions the
 /// p99 is shown but not judged: each is measured at its own run's capacity.
 /// </summary>
@@ -38,6 +39,9 @@ public static class ReportComparer
             return new(metric, b, n, null, Judgement.NoDifference, "p99 at each run's own confirmed rate: shown, not judged");
         var change = b.Value == 0 ? (n.Value == 0 ? 0 : double.PositiveInfinity * Math.Sign(n.Value)) : (n.Value - b.Value) / Math.Abs(b.Value) * 100;
         var separated = !b.Spread.Overlaps(n.Spread) && Math.Abs(change) > thresholdPercent;
+        // A bound (most repetitions held no confirmation) overlapping the other run's figure says nothing of the difference.
+        if (!separated && metric == Metric.Capacity && (NotEstablished(baseCell!) || NotEstablished(newCell!)))
+            return new(metric, b, n, change, Judgement.Unstable, NotEstablishedWhy(baseCell!, newCell!));
         if (!separated && metric == Metric.Capacity && (baseCell!.Unstable || newCell!.Unstable))
             return new(metric, b, n, change, Judgement.Unstable, Unstable(baseCell, newCell!));
         if (Math.Abs(change) <= thresholdPercent) return new(metric, b, n, change, Judgement.NoDifference, $"within ±{MetricChange.N(thresholdPercent)} %");
@@ -47,6 +51,13 @@ public static class ReportComparer
             return new(metric, b, n, change, Judgement.NoDifference, "NEW's SLO held at its ramp's top: its capacity is a lower bound");
         return new(metric, b, n, change, better ? Judgement.Better : Judgement.Worse, better ? "better" : "worse");
     }
+
+    /// <summary>A capacity most of whose repetitions held no confirmation: its figure is a bound ("≤"), not a rate (an errors-only 0 aside).</summary>
+    private static bool NotEstablished(CellFigures cell) => !cell.MostlyHeld && cell.Capacity.Value > 0;
+
+    private static string NotEstablishedWhy(CellFigures baseCell, CellFigures newCell) =>
+        "not established: " + string.Join("; ", new[] { ("BASE", baseCell), ("NEW", newCell) }.Where(c => NotEstablished(c.Item2))
+            .Select(c => $"{c.Item1} held a confirmation in only {c.Item2.HeldRepetitions} of {c.Item2.Repetitions} repetitions, so its figure is a bound"));
 
     private static string Unstable(CellFigures baseCell, CellFigures newCell) =>
         "unstable: " + string.Join("; ", new[] { ("BASE", baseCell), ("NEW", newCell) }.Where(c => c.Item2.Unstable)
