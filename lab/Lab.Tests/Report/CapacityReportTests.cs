@@ -137,6 +137,25 @@ public sealed class CapacityReportTests
     }
 
     [Fact]
+    public void RedisForksInAConfirmationAreNamedAsACauseAndKeptPerHold()
+    {
+        var repeats = new[] { new RepeatRecord(1, 1000, 5) { Confirmed = true }, new RepeatRecord(2, 1500, 5) { Confirmed = true } };
+        HoldRecord Confirmation(long? forks, double? forkMs) => new(1000, 30, 5, 0, 30_000, true, true) { ServerForks = forks, LongestForkMs = forkMs };
+        Assert.Contains("Redis forked (a snapshot or an AOF rewrite) during 2 confirmation(s), 3 time(s) in all, a fork blocking it up to 41.5 ms",
+            CapacityFile.Of(repeats, [Confirmation(1, 2.5), Confirmation(2, 41.5), Confirmation(0, null)], 30).UnstableBecause);
+        // No fork, none read, or a step's fork: not a cause.
+        Assert.DoesNotContain(CapacityFile.Of(repeats, [Confirmation(0, null), Confirmation(null, null), new HoldRecord(1000, 8, 5, 0, 8000, true, false) { ServerForks = 4 }], 30).UnstableBecause,
+            c => c.Contains("forked", StringComparison.Ordinal));
+
+        using var dir = new RunDirectory();
+        var path = dir.Run("redis-sentinel", "queue-write", 10, _ => 100, _ => 1, Schedule);
+        CapacityFile.Of(repeats, [Confirmation(2, 41.5)], 30).Write(path);
+        Assert.Equal((2L, 41.5), (CapacityFile.TryRead(path)!.Holds.Single().ServerForks, CapacityFile.TryRead(path)!.Holds.Single().LongestForkMs));
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        Assert.Contains("\"server_forks\": 2", dir.Read("summary.json"));
+    }
+
+    [Fact]
     public void TheGcPauseTotalIsReadFromAPrometheusScrape()
     {
         Assert.Equal(0.27503, Lab.Bench.ServiceClient.GcPauseSeconds("# TYPE system_runtime_dotnet_gc_pause_time gauge\nsystem_runtime_dotnet_gc_pause_time 0.27503\nother 1\n"));

@@ -24,6 +24,7 @@ namespace Lab.Bench;
 public sealed class CellRunner(BenchContext context, BenchSteps steps)
 {
     private readonly StateReset _reset = new(context, steps);
+    private readonly RedisForks _forks = new(context);
 
     // The last hold failed: its backlog (requests queued in the service, pipelined to a server) may
     // still be draining, and the next hold must not start inside it.
@@ -163,6 +164,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             var rested = RestAfterAFailedHold(label);
             if (cell.Cell.Scenario == Scenario.QueueRead) TopUp(cell.Cell.Storage, cell.Target, BenchProfile.QueueReadsNeeded(rate, seconds + warmup));
             var gcBefore = cell.Target.Client.GcPauseSeconds();
+            var redisNodes = _forks.Nodes(cell.Cell.Storage);
+            var forksBefore = _forks.Read(redisNodes);
             var window = HostCpu.Open([new Tank.Cpu.CpuTarget("tank", Environment.ProcessId), .. cell.Target.Cpu]);
             var outDir = attempt == 0 ? dir : $"{dir}-rerun-{attempt}";
             var result = Shooter.Fire(new Shot
@@ -173,6 +176,7 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             }, context.Cancel);
             var foreign = window.ForeignCores();
             var gcPauseMs = cell.Target.Client.GcPauseSeconds() - gcBefore is { } gc ? Math.Round(gc * 1000, 1) : (double?)null;
+            var forks = RedisForks.Between(forksBefore, _forks.Read(redisNodes));
             var lateP99Ms = result.Lateness.Percentile(99) / 1000.0;
             var actualP99Ms = result.IntervalReal.Percentile(99) / 1000.0;
             var behind = GeneratorBehind(profile, sloMs, lateP99Ms, actualP99Ms);
@@ -194,11 +198,14 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
                 GeneratorBehind = behind,
                 ServiceGcPauseMs = gcPauseMs,
                 RestedSeconds = rested,
+                ServerForks = forks?.Forks,
+                LongestForkMs = forks?.LongestForkMs,
             };
             _restBeforeNextHold = !hold.Held(sloMs, profile.MaxErrorRate);
             var voidBecause = VoidBecause(profile, sloMs, foreign, lateP99Ms, actualP99Ms);
             ToolLog.Write(string.Create(CultureInfo.InvariantCulture,
                 $"{label}: const({rate}, {seconds}s): p99 {hold.P99Ms:F2} ms from the intended send (actual send {actualP99Ms:F2}), errors {hold.Errors}/{hold.Responses}, generator {hold.CpuUsPerRequest.GetValueOrDefault("tank"):0.#} µs/request, service GC paused {gcPauseMs?.ToString("0.#", CultureInfo.InvariantCulture) ?? "?"} ms") +
+                (forks is { Forks: > 0 } fk ? string.Create(CultureInfo.InvariantCulture, $", Redis forked {fk.Forks}× (latest fork {fk.LongestForkMs:0.#} ms)") : "") +
                 (voidBecause is null ? "" : $"; void: {voidBecause}" + (attempt < profile.MaxReruns ? ", run again" : ", no reruns left")));
             if (voidBecause is null || attempt >= profile.MaxReruns)
                 return (hold, result.Cpu.ToDictionary(c => c.Name, c => c.Seconds));
@@ -258,6 +265,8 @@ public sealed class CellRunner(BenchContext context, BenchSteps steps)
             WindowP99Ms = h.WindowP99Ms,
             ServiceGcPauseMs = h.ServiceGcPauseMs,
             RestedSeconds = h.RestedSeconds,
+            ServerForks = h.ServerForks,
+            LongestForkMs = h.LongestForkMs,
         };
 
     /// <summary>

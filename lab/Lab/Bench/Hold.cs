@@ -33,6 +33,10 @@ public sealed record Hold(long Rate, double Seconds, long Planned, long Response
     public double? ServiceGcPauseMs { get; init; }
     /// <summary>Seconds rested before the hold because the one before it failed (its backlog drained).</summary>
     public double RestedSeconds { get; init; }
+    /// <summary>Times the cell's Redis data nodes forked during the hold (a snapshot, an AOF rewrite); null when not read or not Redis.</summary>
+    public long? ServerForks { get; init; }
+    /// <summary>The longest latest fork among the nodes that forked: how long it blocked Redis, ms.</summary>
+    public double? LongestForkMs { get; init; }
     /// <summary>The generator itself fell behind in this run too (no reruns left): its p99 says more about the generator than the server.</summary>
     public bool GeneratorBehind { get; init; }
 }

@@ -44,9 +44,9 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
             done.Add("servers settled");
         }
         var deadline = started + Math.Max(profile.RestMaxSeconds, 0) * 1000L;
-        foreach (var redis in context.Servers(cell.Storage).Where(s => s.StartsWith("redis-", StringComparison.Ordinal) && s != "redis-cluster"))
+        foreach (var (redis, host, port) in new RedisForks(context).Nodes(cell.Storage))
         {
-            var waited = WaitForRedis(redis, deadline);
+            var waited = WaitForRedis($"{redis}{(host == "127.0.0.1" ? "" : $" {host}")}", host, port, deadline);
             if (waited is not null) waitedFor.Add(waited);
         }
         var idle = HostCpu.WaitForIdle(profile.IdleCores, deadline, context.Cancel, out var busy);
@@ -56,15 +56,16 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
     }
 
     // A snapshot's fork or an AOF rewrite started by the previous cell's writes.
-    private string? WaitForRedis(string server, long deadline)
+    private string? WaitForRedis(string server, string host, int port, long deadline)
     {
-        var port = ServerPort(server);
-        if (port is null || !ProcessRunner.OnPath("redis-cli")) return null;
+        if (!ProcessRunner.OnPath("redis-cli")) return null;
         var start = Environment.TickCount64;
         while (true)
         {
-            var info = ProcessRunner.Run("redis-cli", ["-h", "127.0.0.1", "-p", port.Value.ToString(CultureInfo.InvariantCulture), "info", "persistence"], context.Cancel);
-            var busy = info.ExitCode == 0 && (info.Output.Contains("rdb_bgsave_in_progress:1", StringComparison.Ordinal) || info.Output.Contains("aof_rewrite_in_progress:1", StringComparison.Ordinal));
+            var info = ProcessRunner.Run("redis-cli", ["-h", host, "-p", port.ToString(CultureInfo.InvariantCulture), "info", "persistence"], context.Cancel);
+            // Not read is said in the record, not taken for "nothing in progress".
+            if (info.ExitCode != 0) return $"{server}'s persistence state, which could not be read ({(info.Error + info.Output).Trim().Split('\n')[0]})";
+            var busy = info.Output.Contains("rdb_bgsave_in_progress:1", StringComparison.Ordinal) || info.Output.Contains("aof_rewrite_in_progress:1", StringComparison.Ordinal);
             if (!busy || Environment.TickCount64 >= deadline)
             {
                 var waited = (Environment.TickCount64 - start) / 1000.0;
@@ -72,14 +73,5 @@ public sealed class StateReset(BenchContext context, BenchSteps steps)
             }
             context.Cancel.WaitHandle.WaitOne(Sample);
         }
-    }
-
-    // The server's port under this run, as script/lib.sh set it (the tests' instances under script/test).
-    private int? ServerPort(string server)
-    {
-        var row = server.ToUpperInvariant().Replace('-', '_');
-        return PortTable.Find(context.Options.Root)?.Names.Contains(row) == true
-            ? ClusterSettings.ServerPort(context.Options.Root, Environment.GetEnvironmentVariable, $"{row}_PORT", row)
-            : null;
     }
 }

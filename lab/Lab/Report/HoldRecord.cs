@@ -22,6 +22,10 @@ public sealed record HoldRecord(long Rate, double Seconds, double P99Ms, double 
     /// <summary>Seconds rested before the hold because the one before it failed.</summary>
     public double RestedSeconds { get; init; }
 
+    /// <summary>Times the cell's Redis data nodes forked during the hold (a snapshot, an AOF rewrite); null when not read or not Redis.</summary>
+    public long? ServerForks { get; init; }
+    /// <summary>The longest latest fork among the nodes that forked: how long it blocked Redis, ms.</summary>
+    public double? LongestForkMs { get; init; }
     /// <summary>The generator's CPU µs per answer in this hold; null when not accounted.</summary>
     public double? GeneratorUsPerRequest => CpuUsPerRequest.TryGetValue("tank", out var us) ? us : null;
 }

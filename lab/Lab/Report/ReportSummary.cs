@@ -90,7 +90,7 @@ public static class ReportSummary
                     holds = c.Holds.Select(h => new
                     {
                         repeat = h.Repeat, rate = h.Rate, seconds = h.Seconds, p99_ms = h.P99Ms, actual_p99_ms = h.ActualP99Ms, error_rate = h.ErrorRate, responses = h.Responses,
-                        late = h.Late, held = h.Held, confirmation = h.Confirmation, generator_us_per_request = h.GeneratorUsPerRequest, service_gc_pause_ms = h.ServiceGcPauseMs, rested_seconds = h.RestedSeconds, cpu_us_per_request = h.CpuUsPerRequest,
+                        late = h.Late, held = h.Held, confirmation = h.Confirmation, generator_us_per_request = h.GeneratorUsPerRequest, service_gc_pause_ms = h.ServiceGcPauseMs, rested_seconds = h.RestedSeconds, server_forks = h.ServerForks, longest_fork_ms = h.LongestForkMs, cpu_us_per_request = h.CpuUsPerRequest,
                         foreign_cores = h.ForeignCores, reruns = h.Reruns, rerun_because = h.RerunBecause, generator_behind = h.GeneratorBehind, window_p99_ms = h.WindowP99Ms,
                     }),
                     confirmed_cpu_us_per_request = c.ConfirmedCpuUsPerRequest,
