@@ -95,7 +95,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
             Assert.Equal(Path.Combine(data, "redis-cluster", port.ToString()), dir.Split('\n')[1]);
         }
 
-        foreach (var (node, index) in PortTable.SentinelNodes.Take(2).Select((node, i) => (node, i + 1)))
+        foreach (var (node, index) in PortTable.SentinelDataNodes.Select((node, i) => (node, i + 1)))
         {
             var dir = await Processes.RunAsync("redis-cli", "-h", node, "-p", TestServers.RedisSentinelPort.ToString(), "config", "get", "dir");
             Assert.Equal(Path.Combine(data, "redis-sentinel", $"node{index}"), dir.Split('\n')[1]);

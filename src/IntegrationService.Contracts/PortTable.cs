@@ -40,6 +40,9 @@ public sealed class PortTable
     /// <summary>The loopback addresses of redis-sentinel's three nodes (script/services: data nodes on the first two, a Sentinel on each).</summary>
     public static IReadOnlyList<string> SentinelNodes { get; } = ["127.0.0.21", "127.0.0.22", "127.0.0.23"];
 
+    /// <summary>Where redis-sentinel's primary and replica run: the first two of <see cref="SentinelNodes"/>.</summary>
+    public static IReadOnlyList<string> SentinelDataNodes { get; } = [.. SentinelNodes.Take(2)];
+
     /// <summary>The name the Sentinels monitor the primary under (infra/config/sentinel.conf).</summary>
     public const string SentinelService = "integration";
 

@@ -108,15 +108,13 @@ public sealed class VerdictCommandTests
     public void AnEstablishedCapacityComesClosestBeforeABoundWithMoreHeadroom()
     {
         using var f = new SummaryFixture();
-        var report = f.Report("report", 10,
-            new Cell("redis-sentinel", "queue-write", 40000, 40.1, ConfirmedRps: 12929, Repeats: [12929, 13448, 12900], Held: [false, false, false]),
-            new Cell("nats-r3", "queue-write", 20000, 7.7, ConfirmedRps: 4280, Repeats: [4280, 3952, 4773], Held: [true, false, true]));
+        var bound = new Cell("redis-sentinel", "queue-write", 40000, 40.1, ConfirmedRps: 12929, Repeats: [12929, 13448, 12900], Held: [false, false, false]);
+        var report = f.Report("report", 10, bound, new Cell("nats-r3", "queue-write", 20000, 7.7, ConfirmedRps: 4280, Repeats: [4280, 3952, 4773], Held: [true, false, true]));
         var (code, output, _) = Verdict(report, "--slo-ms", "10", "--rate", "5000", "--workload", "queue-write");
         Assert.Equal(VerdictCommand.NothingQualifies, code);
         Assert.Contains("Closest: nats-r3 (0.86× the rate), which failed because queue-write: holds 4280 rps", output);
 
-        (code, output, _) = Verdict(f.Report("alone", 10, new Cell("redis-sentinel", "queue-write", 40000, 40.1, ConfirmedRps: 12929, Repeats: [12929, 13448, 12900], Held: [false, false, false])),
-            "--slo-ms", "10", "--rate", "5000", "--workload", "queue-write");
+        (code, output, _) = Verdict(f.Report("alone", 10, bound), "--slo-ms", "10", "--rate", "5000", "--workload", "queue-write");
         Assert.Equal(VerdictCommand.NothingQualifies, code);
         Assert.Contains("Closest: redis-sentinel (at most 2.59× the rate), which failed because queue-write: a confirmation held in only 0 of 3", output);
     }

@@ -27,7 +27,7 @@ public sealed class RedisForks(BenchContext context)
     /// their own (both write an AOF), every other one on 127.0.0.1.
     /// </summary>
     public static IReadOnlyList<string> Hosts(string server) =>
-        server == "redis-sentinel" ? PortTable.SentinelNodes.Take(2).ToList() : ["127.0.0.1"];
+        server == "redis-sentinel" ? PortTable.SentinelDataNodes : ["127.0.0.1"];
 
     /// <summary>Every node's counters; null when a node could not be read (no figure rather than a wrong one).</summary>
     public IReadOnlyList<Counters>? Read(IReadOnlyList<(string Server, string Host, int Port)> nodes)

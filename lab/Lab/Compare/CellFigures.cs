@@ -40,7 +40,13 @@ public sealed record CellFigures
     public int HeldRepetitions { get; init; }
 
     /// <summary>Most repetitions held a confirmation at their figure (or the report has none to tell): the capacity is a rate the stack held.</summary>
-    public bool MostlyHeld => Repetitions == 0 || HeldRepetitions * 2 > Repetitions;
+    public bool MostlyHeld => HeldInMost(HeldRepetitions, Repetitions);
+
+    /// <summary>
+    /// The one rule of report, chart, results page, verdict and compare: a capacity is established when
+    /// a confirmation held in most of its repetitions (none recorded: nothing to tell, so it is).
+    /// </summary>
+    public static bool HeldInMost(int held, int repetitions) => repetitions == 0 || held * 2 > repetitions;
 
     public string Key => $"{Storage} · {Scenario}";
 }

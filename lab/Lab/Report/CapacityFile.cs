@@ -59,7 +59,7 @@ public sealed record CapacityFile
     /// only errors (0) and an older file without confirmations count as established.
     /// </summary>
     [JsonIgnore]
-    public bool Established => ConfirmedRps == 0 || Confirmations.Count == 0 || Confirmations.Count(r => r.Confirmed) * 2 > Confirmations.Count;
+    public bool Established => ConfirmedRps == 0 || Lab.Compare.CellFigures.HeldInMost(Confirmations.Count(r => r.Confirmed), Confirmations.Count);
 
     /// <summary>The file for these repetitions: median, interval, spread, stability and its causes.</summary>
     public static CapacityFile Of(IReadOnlyList<RepeatRecord> repeats, IReadOnlyList<HoldRecord> holds, double confirmSeconds, double unstableSpread = 0.15, IReadOnlyList<string>? failed = null)

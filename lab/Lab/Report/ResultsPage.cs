@@ -257,7 +257,7 @@ public static class ResultsPage
             // The verdict's rule: a confirmation held in most repetitions, or the figure is a bound.
             var judged = repeats.Where(x => x.TryGetProperty("confirmed", out var c) && c.ValueKind is JsonValueKind.True or JsonValueKind.False).ToList();
             var heldIn = judged.Count(x => x.GetProperty("confirmed").ValueKind == JsonValueKind.True);
-            var bound = confirmed.GetDouble() > 0 && judged.Count > 0 && heldIn * 2 <= judged.Count;
+            var bound = confirmed.GetDouble() > 0 && !Lab.Compare.CellFigures.HeldInMost(heldIn, judged.Count);
             var established = bound ? $" **not established** (held in {heldIn} of {judged.Count})" : "";
             return $"{(bound ? "≤ " : "")}{N(confirmed.GetDouble())}{interval}{unstable}{established}{each} · p99 {hold}{stalls}";
         }
