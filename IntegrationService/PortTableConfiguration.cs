@@ -26,6 +26,7 @@ public static class PortTableConfiguration
             ["Redis:Rdb"] = $"127.0.0.1:{table.User("REDIS_RDB")}",
             ["Redis:Cluster"] = string.Join(',', Enumerable.Range(cluster, 3).Select(port => $"127.0.0.1:{port}")),
             ["Redis:Sentinel"] = PortTable.SentinelEndpoint(table.User("REDIS_SENTINEL")),
+            ["Redis:ClusterR2"] = PortTable.RedisClusterR2Endpoints(table.User("REDIS_CLUSTER_R2")),
             ["Beanstalkd:Port"] = table.User("BEANSTALKD").ToString(),
             ["RabbitMq:Port"] = table.User("RABBITMQ").ToString(),
             ["RabbitMq:R3Endpoints"] = PortTable.RabbitMqR3Endpoints(table.User("RABBITMQ_R3")),

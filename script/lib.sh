@@ -101,6 +101,9 @@ server_ports() {
     redis-sentinel)
       echo "$REDIS_SENTINEL_PORT REDIS_SENTINEL_PORT redis-sentinel (the data nodes, on 127.0.0.21 and .22)"
       echo "$((REDIS_SENTINEL_PORT + 10000)) REDIS_SENTINEL_PORT redis-sentinel (the Sentinels, on 127.0.0.21-.23: REDIS_SENTINEL_PORT + 10000)" ;;
+    redis-cluster-r2)
+      echo "$REDIS_CLUSTER_R2_PORT REDIS_CLUSTER_R2_PORT redis-cluster-r2 (the six nodes, on 127.0.0.31-.36)"
+      echo "$((REDIS_CLUSTER_R2_PORT + 10000)) REDIS_CLUSTER_R2_PORT redis-cluster-r2 (the cluster bus: REDIS_CLUSTER_R2_PORT + 10000)" ;;
     postgres-patroni | postgres-patroni-sync)
       var="${1^^}"; var="${var//-/_}_PORT"; port="${!var}"
       echo "$port $var $1 (PostgreSQL, on the three nodes' addresses)"
@@ -122,7 +125,7 @@ server_ports() {
 }
 
 # Every server script/services manages, in start order.
-ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel rabbitmq rabbitmq-r3 nats nats-r3 postgres-patroni postgres-patroni-sync)
+ALL_SERVERS=(postgres tarantool redis-cache redis-persistent redis-aof redis-rdb beanstalkd redis-cluster redis-sentinel redis-cluster-r2 rabbitmq rabbitmq-r3 nats nats-r3 postgres-patroni postgres-patroni-sync)
 
 # The tests' own servers keep their data apart too.
 TEST_DATA_DIR="${TEST_DATA_DIR:-$ROOT/.data/test}"
@@ -217,6 +220,7 @@ service_settings() {
     "Redis__Persistent=127.0.0.1:$REDIS_PERSISTENT_PORT" "Redis__Aof=127.0.0.1:$REDIS_AOF_PORT" "Redis__Rdb=127.0.0.1:$REDIS_RDB_PORT" \
     "Redis__Cluster=127.0.0.1:$REDIS_CLUSTER_PORT,127.0.0.1:$((REDIS_CLUSTER_PORT + 1)),127.0.0.1:$((REDIS_CLUSTER_PORT + 2))" \
     "Redis__Sentinel=127.0.0.21:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.22:$((REDIS_SENTINEL_PORT + 10000)),127.0.0.23:$((REDIS_SENTINEL_PORT + 10000)),serviceName=integration" \
+    "Redis__ClusterR2=127.0.0.31:$REDIS_CLUSTER_R2_PORT,127.0.0.32:$REDIS_CLUSTER_R2_PORT,127.0.0.33:$REDIS_CLUSTER_R2_PORT,127.0.0.34:$REDIS_CLUSTER_R2_PORT,127.0.0.35:$REDIS_CLUSTER_R2_PORT,127.0.0.36:$REDIS_CLUSTER_R2_PORT" \
     Beanstalkd__Host=127.0.0.1 "Beanstalkd__Port=$BEANSTALKD_PORT" RabbitMq__Host=127.0.0.1 "RabbitMq__Port=$RABBITMQ_PORT" \
     "RabbitMq__R3Endpoints=127.0.0.71:$RABBITMQ_R3_PORT,127.0.0.72:$RABBITMQ_R3_PORT,127.0.0.73:$RABBITMQ_R3_PORT" \
     "Nats__Url=nats://127.0.0.1:$NATS_PORT" "Nats__R3Url=nats://127.0.0.41:$NATS_R3_PORT,nats://127.0.0.42:$NATS_R3_PORT,nats://127.0.0.43:$NATS_R3_PORT" \

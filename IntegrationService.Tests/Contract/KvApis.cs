@@ -41,6 +41,20 @@ public sealed class RedisSentinelKvApiAfterFailover(FailedOverSentinelFixture se
     protected override string Storage => "redis-sentinel";
 }
 
+/// <summary>Through redis-cluster-r2's masters, each key's slot's as the client finds it.</summary>
+[Collection("RedisClusterR2")]
+public sealed class RedisClusterR2KvApi(ServiceFixture service) : KvApiContract(service)
+{
+    protected override string Storage => "redis-cluster-r2";
+}
+
+/// <summary>The whole contract again on a service that followed a failover of slot 0's master to its replica.</summary>
+[Collection("RedisClusterR2")]
+public sealed class RedisClusterR2KvApiAfterFailover(FailedOverRedisClusterR2Fixture service) : KvApiContract(service), IClassFixture<FailedOverRedisClusterR2Fixture>
+{
+    protected override string Storage => "redis-cluster-r2";
+}
+
 /// <summary>Through postgres-patroni's primary, as Npgsql finds it among the three nodes.</summary>
 [Collection("Patroni")]
 public sealed class PostgresPatroniKvApi(ServiceFixture service) : KvApiContract(service)

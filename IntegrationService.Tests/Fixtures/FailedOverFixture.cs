@@ -22,6 +22,12 @@ public sealed class FailedOverSentinelFixture : FailedOverFixture
     protected override Task FailoverAsync() => SentinelTopology.FailoverAsync();
 }
 
+/// <summary>redis-cluster-r2's slot 0 handed to its master's replica (<see cref="RedisClusterR2Topology.FailoverAsync"/>).</summary>
+public sealed class FailedOverRedisClusterR2Fixture : FailedOverFixture
+{
+    protected override Task FailoverAsync() => RedisClusterR2Topology.FailoverAsync();
+}
+
 /// <summary>nats-r3's stream and consumer leaders moved to other nodes (<see cref="NatsR3Topology.FailoverAsync"/>).</summary>
 public sealed class FailedOverNatsR3Fixture : FailedOverFixture
 {

@@ -41,6 +41,10 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         Assert.Equal(PortTable.SentinelEndpoint(TestServers.RedisSentinelPort), redis.Sentinel);
         Assert.DoesNotContain(TestServers.RedisSentinelPort, TestServers.DefaultPorts);
         Assert.DoesNotContain(TestServers.RedisSentinelPort + 10000, TestServers.DefaultPorts);
+        // redis-cluster-r2's six nodes, on the test port of each node's own address (cluster bus + 10000).
+        Assert.Equal(PortTable.RedisClusterR2Endpoints(TestServers.RedisClusterR2Port), redis.ClusterR2);
+        Assert.DoesNotContain(TestServers.RedisClusterR2Port, TestServers.DefaultPorts);
+        Assert.DoesNotContain(TestServers.RedisClusterR2Port + 10000, TestServers.DefaultPorts);
         // nats-r3's three nodes, on the test port of each node's own address (routes + 10000, monitoring + 1000).
         Assert.Equal(PortTable.NatsR3Url(TestServers.NatsR3Port), Options<NatsOptions>().R3Url);
         foreach (var port in new[] { TestServers.NatsR3Port, TestServers.NatsR3Port + 10000, TestServers.NatsR3Port + 1000 })
@@ -60,7 +64,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     public void ScriptServicesIsCalledWithTheTestInstancesOnly()
     {
         var environment = TestServers.ScriptEnvironment;
-        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "RABBITMQ_PORT", "RABBITMQ_R3_PORT", "NATS_PORT", "NATS_R3_PORT" })
+        foreach (var name in new[] { "PG_PORT", "TARANTOOL_PORT", "REDIS_CACHE_PORT", "REDIS_PERSISTENT_PORT", "REDIS_AOF_PORT", "REDIS_RDB_PORT", "BEANSTALKD_PORT", "REDIS_CLUSTER_PORT", "REDIS_SENTINEL_PORT", "REDIS_CLUSTER_R2_PORT", "RABBITMQ_PORT", "RABBITMQ_R3_PORT", "NATS_PORT", "NATS_R3_PORT" })
         {
             Assert.DoesNotContain(int.Parse(environment[name]), TestServers.DefaultPorts);
             Assert.Equal(environment["TEST_" + name], environment[name]);
@@ -99,6 +103,11 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
         {
             var dir = await Processes.RunAsync("redis-cli", "-h", node, "-p", TestServers.RedisSentinelPort.ToString(), "config", "get", "dir");
             Assert.Equal(Path.Combine(data, "redis-sentinel", $"node{index}"), dir.Split('\n')[1]);
+        }
+        foreach (var (node, index) in PortTable.RedisClusterR2Nodes.Select((node, i) => (node, i + 1)))
+        {
+            var dir = await Processes.RunAsync("redis-cli", "-h", node, "-p", TestServers.RedisClusterR2Port.ToString(), "config", "get", "dir");
+            Assert.Equal(Path.Combine(data, "redis-cluster-r2", $"node{index}"), dir.Split('\n')[1]);
         }
 
         // Beanstalkd does not report its binlog directory: its command line names it.

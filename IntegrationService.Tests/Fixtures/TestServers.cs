@@ -19,7 +19,7 @@ public static class TestServers
 
     /// <summary>The servers of script/services, by their row in the table (script/services passes NAME_PORT and TEST_NAME_PORT of each).</summary>
     public static IReadOnlyList<string> ServerRows { get; } =
-        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "RABBITMQ", "RABBITMQ_DIST", "RABBITMQ_R3", "NATS", "NATS_R3",
+        ["PG", "TARANTOOL", "REDIS_CACHE", "REDIS_PERSISTENT", "REDIS_AOF", "REDIS_RDB", "BEANSTALKD", "REDIS_CLUSTER", "REDIS_SENTINEL", "REDIS_CLUSTER_R2", "RABBITMQ", "RABBITMQ_DIST", "RABBITMQ_R3", "NATS", "NATS_R3",
             "POSTGRES_PATRONI", "POSTGRES_PATRONI_SYNC"];
 
     /// <summary>The user's ports (the table's user column): the tests must never talk to these.</summary>
@@ -57,6 +57,9 @@ public static class TestServers
 
     /// <summary>redis-sentinel's data nodes' port (its Sentinels listen on this port + 10000).</summary>
     public static int RedisSentinelPort => Port("REDIS_SENTINEL");
+
+    /// <summary>redis-cluster-r2's port on each of its six nodes (cluster bus on this port + 10000).</summary>
+    public static int RedisClusterR2Port => Port("REDIS_CLUSTER_R2");
 
     public static string DataDirectory
     {
@@ -122,6 +125,7 @@ public static class TestServers
             $"--Beanstalkd:Port={BeanstalkdPort}",
             "--Redis:Cluster=" + string.Join(',', RedisClusterPorts.Select(port => $"127.0.0.1:{port}")),
             $"--Redis:Sentinel={PortTable.SentinelEndpoint(RedisSentinelPort)}",
+            $"--Redis:ClusterR2={PortTable.RedisClusterR2Endpoints(RedisClusterR2Port)}",
             "--RabbitMq:Host=127.0.0.1",
             $"--RabbitMq:Port={RabbitMqPort}",
             $"--RabbitMq:R3Endpoints={PortTable.RabbitMqR3Endpoints(RabbitMqR3Port)}",

@@ -61,6 +61,7 @@ public sealed class OutageTests(ServiceFixture service) : IClassFixture<ServiceF
     [InlineData("redis-persistent", "redis-persistent")]
     [InlineData("redis-cluster", "redis-cluster")]
     [InlineData("redis-sentinel", "redis-sentinel")]
+    [InlineData("redis-cluster-r2", "redis-cluster-r2")]
     [InlineData("postgres-patroni", "postgres-patroni")]
     [InlineData("postgres-patroni-sync", "postgres-patroni-sync")]
     public async Task AKeyValueStoreOutageIs503WithRetryAfterAndTheKeyIsThereAfterwards(string server, string storage)

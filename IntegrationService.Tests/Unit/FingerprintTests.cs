@@ -56,7 +56,7 @@ public sealed class FingerprintTests
         var servers = FingerprintCommand.PersistentServers(host.Services.GetRequiredService<StorageRegistry>());
 
         Assert.Equal(["beanstalkd", "nats", "nats-r3", "postgres", "postgres-patroni", "postgres-patroni-sync", "rabbitmq", "rabbitmq-r3", "redis-aof", "redis-cluster",
-            "redis-persistent", "redis-rdb", "redis-sentinel", "tarantool"], servers.Select(s => s.Name));
+            "redis-cluster-r2", "redis-persistent", "redis-rdb", "redis-sentinel", "tarantool"], servers.Select(s => s.Name));
         // Every server an architecture needs has a reader: a new one fails here, not silently in script/test.
         Assert.All(servers, s => Assert.True(FingerprintCommand.CanRead(host.Services, s.Name), s.Name));
         Assert.Equal(["Item", "KeyValue"], servers.Single(s => s.Name == "redis-persistent").Serves.Order());
@@ -84,7 +84,7 @@ public sealed class FingerprintTests
         var (code, lines, error) = Run([.. TestServers.ServiceArguments(), $"--Beanstalkd:Port={closed}"]);
 
         Assert.Equal((0, ""), (code, error));
-        Assert.Equal(14, lines.Length);
+        Assert.Equal(15, lines.Length);
         Assert.Equal($"beanstalkd 127.0.0.1:{closed}: not running", lines[0]);
         Assert.Matches(@"^nats 127\.0\.0\.1:\d+: messages=\d+$", lines[1]);
         Assert.Matches(@"^nats-r3 127\.0\.0\.41:\d+: messages=\d+$", lines[2]);
@@ -94,9 +94,10 @@ public sealed class FingerprintTests
         Assert.Matches(@"^rabbitmq 127\.0\.0\.1:\d+: messages=\d+$", lines[6]);
         Assert.Matches(@"^rabbitmq-r3 127\.0\.0\.71:\d+: messages=\d+$", lines[7]);
         Assert.Matches(@"^redis-aof 127\.0\.0\.1:\d+: keys=\d+ messages=\d+ last-id=", lines[8]);
-        Assert.Matches(@"^redis-persistent 127\.0\.0\.1:\d+: keys=\d+ sample=[0-9a-f]{32}$", lines[10]);
-        Assert.Matches(@"^redis-sentinel 127\.0\.0\.21:\d+,127\.0\.0\.22:\d+,127\.0\.0\.23:\d+: keys=\d+ ", lines[12]);
-        Assert.Matches(@"^tarantool 127\.0\.0\.1:\d+: memtx\.authors=\d+ .* vinyl\.sample=[0-9a-f]{32}$", lines[13]);
+        Assert.Matches(@"^redis-cluster-r2 (127\.0\.0\.3[1-5]:\d+,){5}127\.0\.0\.36:\d+: keys=\d+$", lines[10]);
+        Assert.Matches(@"^redis-persistent 127\.0\.0\.1:\d+: keys=\d+ sample=[0-9a-f]{32}$", lines[11]);
+        Assert.Matches(@"^redis-sentinel 127\.0\.0\.21:\d+,127\.0\.0\.22:\d+,127\.0\.0\.23:\d+: keys=\d+ ", lines[13]);
+        Assert.Matches(@"^tarantool 127\.0\.0\.1:\d+: memtx\.authors=\d+ .* vinyl\.sample=[0-9a-f]{32}$", lines[14]);
         Assert.DoesNotContain(lines, l => l.Contains("error:", StringComparison.Ordinal));
     }
 

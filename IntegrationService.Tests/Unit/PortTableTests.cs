@@ -72,11 +72,13 @@ public sealed class PortTableTests
         Assert.Equal(PortTableConfiguration.Settings(Table).Keys.Order(), new[]
         {
             "Beanstalkd:Port", "Nats:R3Url", "Nats:Url", "Postgres:ConnectionString", "Postgres:Patroni", "Postgres:PatroniSync", "RabbitMq:Port", "RabbitMq:R3Endpoints", "Redis:Aof", "Redis:Cache",
-            "Redis:Cluster", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
+            "Redis:Cluster", "Redis:ClusterR2", "Redis:Persistent", "Redis:Rdb", "Redis:Sentinel", "Tarantool:Port",
         });
         Assert.DoesNotContain(TestServers.RabbitMqDistributionPort, TestServers.DefaultPorts);
         // The Sentinels' port (the data nodes' + 10000) is a user's port too.
         Assert.Contains(Table.User("REDIS_SENTINEL") + 10000, TestServers.DefaultPorts);
+        // And redis-cluster-r2's cluster bus (+ 10000).
+        Assert.Contains(Table.User("REDIS_CLUSTER_R2") + 10000, TestServers.DefaultPorts);
         // And nats-r3's routes (+ 10000) and monitoring (+ 1000).
         Assert.Contains(Table.User("NATS_R3") + 10000, TestServers.DefaultPorts);
         Assert.Contains(Table.User("NATS_R3") + 1000, TestServers.DefaultPorts);

@@ -112,6 +112,16 @@ public sealed class StoragesDescriptionTests
             "Each master: appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged writes. " +
             "No replicas: while a master is down, its third of the keys is unavailable (503).",
             ["KeyValue"], false),
+        new("redis-cluster-r2",
+            "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of six nodes, each on its own loopback address: three masters " +
+            "share the 16 384 hash slots and each has one replica. The client sends each command to the master of the key's slot and, when a " +
+            "replica has taken a master's slots, follows the cluster's redirections to it (StackExchange.Redis's cluster support). Key-value API only.",
+            "Each node: appendonly yes, appendfsync everysec — if every node crashes at once, a host crash can lose about the last second of acknowledged writes. " +
+            "Replication is asynchronous: a master acknowledges a write before its replica has it, so a failover loses the acknowledged writes " +
+            "the replica had not received yet, and a master cut off from the other masters keeps acknowledging writes until it notices " +
+            "(cluster-node-timeout, 2000 ms), which are discarded when it rejoins as a replica. While a shard has no " +
+            "master (about 2000 ms of silence, then the replica's election) its third of the keys is refused (503); the other shards keep answering.",
+            ["KeyValue"], false),
         new("redis-persistent",
             "Key-value pairs as Redis strings (kv:<key>) on the persistent instance. Key-value API only.",
             "appendonly yes, appendfsync everysec: a host crash can lose about the last second of acknowledged writes; noeviction.",
@@ -232,6 +242,11 @@ public sealed class StoragesDescriptionTests
         Assert.Equal(["127.0.0.21", "127.0.0.22", "127.0.0.23"], replication.Nodes);
         Assert.Contains("about 5000 ms of silence", sentinel.Durability.Text);
         Assert.Equal("redis-sentinel", Assert.Single(sentinel.Servers));
+        var clusterR2 = Assert.IsType<ReplicationDescription>(Single(storages, "redis-cluster-r2").Replication);
+        Assert.Equal((6, 3, "asynchronous", "redis-cluster", 2000, "unreplicated"),
+            (clusterR2.DataNodes, clusterR2.Voters, clusterR2.Mode, clusterR2.Failover, clusterR2.DetectionMs, clusterR2.FailoverLoss));
+        Assert.Equal(["127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34", "127.0.0.35", "127.0.0.36"], clusterR2.Nodes);
+        Assert.Equal("redis-cluster-r2", Assert.Single(Single(storages, "redis-cluster-r2").Servers));
         var r3 = Assert.IsType<ReplicationDescription>(Single(storages, "nats-r3").Replication);
         Assert.Equal((3, 3, "quorum", "nats-jetstream-raft", 4000, "nothing"),
             (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
@@ -250,7 +265,7 @@ public sealed class StoragesDescriptionTests
             Assert.Equal(name, Assert.Single(Single(storages, name).Servers));
         }
         // One server, no failover: no replication stated.
-        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "nats-r3" or "rabbitmq-r3" or "postgres-patroni" or "postgres-patroni-sync")), s => Assert.Null(s.Replication));
+        Assert.All(storages.Where(s => s.Name is not ("redis-sentinel" or "redis-cluster-r2" or "nats-r3" or "rabbitmq-r3" or "postgres-patroni" or "postgres-patroni-sync")), s => Assert.Null(s.Replication));
     }
 
     [Fact]
@@ -286,6 +301,15 @@ public sealed class StoragesDescriptionTests
         var storages = await StoragesAsync(new() { ["Redis:Sentinel"] = "" });
 
         Assert.DoesNotContain(storages, s => s.Name == "redis-sentinel");
+    }
+
+    [Fact]
+    public async Task WithoutItsNodesConfiguredThereIsNoRedisClusterR2()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:ClusterR2"] = "" });
+
+        Assert.DoesNotContain(storages, s => s.Name == "redis-cluster-r2");
+        Assert.Contains(storages, s => s.Name == "redis-cluster");
     }
 
     [Fact]

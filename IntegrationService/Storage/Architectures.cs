@@ -22,7 +22,7 @@ public static class Architectures
     private const string Tarantool = TarantoolHealthCheck.BackendName;
 
     /// <summary>
-    /// Every architecture; redis-sentinel only where Redis:Sentinel is set, nats-r3 only where Nats:R3Url is, rabbitmq-r3 only
+    /// Every architecture; redis-sentinel only where Redis:Sentinel is set, redis-cluster-r2 only where Redis:ClusterR2 is, nats-r3 only where Nats:R3Url is, rabbitmq-r3 only
     /// where RabbitMq:R3Endpoints is, postgres-patroni and
     /// postgres-patroni-sync only where Postgres:Patroni and Postgres:PatroniSync are (the deployment has one).
     /// </summary>
@@ -41,6 +41,7 @@ public static class Architectures
         services.AddSingleton(RedisPersistentKv);
         services.AddSingleton(RedisClusterKv);
         if (!string.IsNullOrEmpty(configuration["Redis:Sentinel"])) services.AddSingleton(RedisSentinel);
+        if (!string.IsNullOrEmpty(configuration["Redis:ClusterR2"])) services.AddSingleton(RedisClusterR2Kv);
         if (!string.IsNullOrEmpty(configuration["Nats:R3Url"])) services.AddSingleton(NatsR3QueueArchitecture);
         if (!string.IsNullOrEmpty(configuration["RabbitMq:R3Endpoints"])) services.AddSingleton(RabbitMqR3Queue);
         if (!string.IsNullOrEmpty(configuration["Postgres:Patroni"])) services.AddSingleton(sp => PostgresPatroni(sp, synchronous: false));
@@ -193,6 +194,36 @@ public static class Architectures
                 [.. connection.Endpoint.Split(',', StringSplitOptions.TrimEntries).Where(part => !part.Contains('=')).Select(part => part[..part.LastIndexOf(':')])],
                 $"A primary and one replica, asynchronous replication; three Sentinels, quorum 2, down-after-milliseconds {redis.SentinelDownAfterMs}. " +
                 "A failover loses the acknowledged writes the replica had not received."),
+        };
+    }
+
+    /// <summary>
+    /// redis-cluster-r2: key-value pairs on a Redis Cluster of three masters, each with one asynchronous replica; the
+    /// cluster fails a master over by itself and the client follows the slots to the replica that took them.
+    /// </summary>
+    private static StorageArchitecture RedisClusterR2Kv(IServiceProvider sp)
+    {
+        var redis = Bound<RedisOptions>(sp);
+        var connection = sp.GetRequiredService<RedisConnections>().ClusterR2!;
+        var nodes = connection.Endpoint.Split(',', StringSplitOptions.TrimEntries).Select(part => part[..part.LastIndexOf(':')]).ToArray();
+        var fsync = AppendFsyncLoss(redis.ClusterR2AppendFsync, "about the last second of acknowledged writes");
+        return new(RedisConnections.ClusterR2Name,
+            "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of six nodes, each on its own loopback address: three masters " +
+            "share the 16 384 hash slots and each has one replica. The client sends each command to the master of the key's slot and, when a " +
+            "replica has taken a master's slots, follows the cluster's redirections to it (StackExchange.Redis's cluster support). Key-value API only.",
+            $"Each node: appendonly yes, appendfsync {redis.ClusterR2AppendFsync} — if every node crashes at once, {fsync}. " +
+            "Replication is asynchronous: a master acknowledges a write before its replica has it, so a failover loses the acknowledged writes " +
+            "the replica had not received yet, and a master cut off from the other masters keeps acknowledging writes until it notices " +
+            $"(cluster-node-timeout, {redis.ClusterR2NodeTimeoutMs} ms), which are discarded when it rejoins as a replica. While a shard has no " +
+            $"master (about {redis.ClusterR2NodeTimeoutMs} ms of silence, then the replica's election) its third of the keys is refused (503); " +
+            "the other shards keep answering.",
+            null, null, [connection.Name], [])
+        {
+            Kv = new RedisKvStore(connection),
+            Facts = AppendFsyncFacts(redis.ClusterR2AppendFsync),
+            Replication = new(6, 3, ReplicationMode.Asynchronous, "redis-cluster", redis.ClusterR2NodeTimeoutMs, Loss.Unreplicated, nodes,
+                $"Three shards, each a master and one replica, asynchronous replication; the masters vote a failed master's replica in " +
+                $"(a majority of the three), cluster-node-timeout {redis.ClusterR2NodeTimeoutMs}. A failover loses the acknowledged writes the replica had not received."),
         };
     }
 

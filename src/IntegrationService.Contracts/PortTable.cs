@@ -53,6 +53,12 @@ public sealed class PortTable
     public static string SentinelEndpoint(int dataPort) =>
         string.Join(',', SentinelNodes.Select(address => $"{address}:{dataPort + 10000}")) + $",serviceName={SentinelService}";
 
+    /// <summary>The loopback addresses of redis-cluster-r2's six nodes (script/services: masters on the first three at creation, a replica of each on the others).</summary>
+    public static IReadOnlyList<string> RedisClusterR2Nodes { get; } = ["127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34", "127.0.0.35", "127.0.0.36"];
+
+    /// <summary>StackExchange.Redis's seed endpoints for redis-cluster-r2 whose nodes listen on <paramref name="port"/>: every node, host:port, comma-separated.</summary>
+    public static string RedisClusterR2Endpoints(int port) => string.Join(',', RedisClusterR2Nodes.Select(address => $"{address}:{port}"));
+
     /// <summary>The loopback addresses of nats-r3's three nodes (script/services: a nats-server on each).</summary>
     public static IReadOnlyList<string> NatsR3Nodes { get; } = ["127.0.0.41", "127.0.0.42", "127.0.0.43"];
 

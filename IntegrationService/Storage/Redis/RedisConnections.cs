@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 
 namespace IntegrationService.Storage.Redis;
 
-/// <summary>The Redis servers: the LRU cache, the persistent link store, the two queue instances, the cluster and, where configured, the primary behind the Sentinels.</summary>
+/// <summary>The Redis servers: the LRU cache, the persistent link store, the two queue instances, the cluster and, where configured, the primary behind the Sentinels and the cluster with replicas.</summary>
 public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDisposable
 {
     public const string CacheName = "redis-cache";
@@ -11,6 +11,7 @@ public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDis
     public const string RdbName = "redis-rdb";
     public const string ClusterName = "redis-cluster";
     public const string SentinelName = "redis-sentinel";
+    public const string ClusterR2Name = "redis-cluster-r2";
 
     public RedisConnection Cache { get; } = Create(CacheName, options.Value.Cache, options.Value);
 
@@ -30,7 +31,14 @@ public sealed class RedisConnections(IOptions<RedisOptions> options) : IAsyncDis
     /// </summary>
     public RedisConnection? Sentinel { get; } = options.Value.Sentinel is { Length: > 0 } sentinel ? Create(SentinelName, sentinel, options.Value) : null;
 
-    public IEnumerable<RedisConnection> All => Sentinel is null ? [Cache, Persistent, Aof, Rdb, Cluster] : [Cache, Persistent, Aof, Rdb, Cluster, Sentinel];
+    /// <summary>
+    /// redis-cluster-r2, the Redis Cluster with a replica per master, through the client's own cluster support (it
+    /// follows MOVED and re-reads the slots when a replica has taken over); null when Redis:ClusterR2 is not set.
+    /// </summary>
+    public RedisConnection? ClusterR2 { get; } = options.Value.ClusterR2 is { Length: > 0 } clusterR2 ? Create(ClusterR2Name, clusterR2, options.Value) : null;
+
+    public IEnumerable<RedisConnection> All =>
+        new[] { Cache, Persistent, Aof, Rdb, Cluster, Sentinel, ClusterR2 }.OfType<RedisConnection>();
 
     private static RedisConnection Create(string name, string endpoint, RedisOptions options) =>
         new(name, endpoint, options.Password, TimeSpan.FromMilliseconds(options.TimeoutMs));

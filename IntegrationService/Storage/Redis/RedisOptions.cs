@@ -50,6 +50,21 @@ public sealed class RedisOptions
     /// <summary>The Redis Cluster masters' appendfsync (infra/config/redis-cluster.conf), for the durability statement.</summary>
     public string ClusterAppendFsync { get; set; } = "everysec";
 
+    /// <summary>
+    /// Seed nodes of redis-cluster-r2, the Redis Cluster with a replica per master (<c>host:port,…</c>, every node):
+    /// the client discovers the masters, routes each key to its slot's master and follows a failover through the
+    /// cluster's own redirections. Empty: the deployment has no redis-cluster-r2 (the architecture is not offered).
+    /// </summary>
+    public string ClusterR2 { get; set; } = "";
+
+    /// <summary>redis-cluster-r2's nodes' appendfsync (infra/config/redis-cluster-r2.conf; a server setting, described only).</summary>
+    [RegularExpression(AppendFsyncPolicies)]
+    public string ClusterR2AppendFsync { get; set; } = "everysec";
+
+    /// <summary>redis-cluster-r2's cluster-node-timeout (infra/config/redis-cluster-r2.conf; a server setting, described only).</summary>
+    [Range(100, 600_000)]
+    public int ClusterR2NodeTimeoutMs { get; set; } = 2000;
+
     /// <summary>Optional password for every instance (the AWS deployment sets one).</summary>
     public string? Password { get; set; }
 

@@ -9,7 +9,7 @@ public static class RedisServiceCollectionExtensions
     /// The Redis instances (options from the "Redis" section): their connections and health checks,
     /// the cache, the persistent item store and the data loaders. The architectures using them are
     /// composed in <see cref="Architectures"/>. redis-sentinel's connection and check exist only where
-    /// Redis:Sentinel is set.
+    /// Redis:Sentinel is set, redis-cluster-r2's only where Redis:ClusterR2 is.
     /// </summary>
     public static IServiceCollection AddRedis(this IServiceCollection services, IConfiguration configuration)
     {
@@ -30,6 +30,11 @@ public static class RedisServiceCollectionExtensions
         {
             services.AddHealthChecks().AddBackend(RedisConnections.SentinelName,
                 sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().Sentinel!));
+        }
+        if (!string.IsNullOrEmpty(configuration["Redis:ClusterR2"]))
+        {
+            services.AddHealthChecks().AddBackend(RedisConnections.ClusterR2Name,
+                sp => new RedisHealthCheck(sp.GetRequiredService<RedisConnections>().ClusterR2!));
         }
         services.AddSingleton<IItemDataLoader, RedisPersistentItemDataLoader>();
         services.AddSingleton<IItemDataLoader, RedisCacheItemDataLoader>();

@@ -17,17 +17,21 @@ public sealed class RedisForks(BenchContext context)
     /// <summary>A node's counters: forks since it started, and the latest fork's blocking time in ms.</summary>
     public sealed record Counters(long Forks, double LatestForkMs);
 
-    /// <summary>host:port of each Redis data node of the cell's servers (redis-sentinel: primary and replica).</summary>
+    /// <summary>host:port of each Redis data node of the cell's servers (redis-sentinel: primary and replica; redis-cluster-r2: all six).</summary>
     public IReadOnlyList<(string Server, string Host, int Port)> Nodes(string storage) =>
         [.. context.Servers(storage).Where(s => s.StartsWith("redis-", StringComparison.Ordinal) && s != "redis-cluster")
             .SelectMany(s => ServerPort(s) is { } port ? Hosts(s).Select(h => (s, h, port)) : [])];
 
     /// <summary>
-    /// Where a Redis server's data nodes listen: redis-sentinel's primary and replica on addresses of
-    /// their own (both write an AOF), every other one on 127.0.0.1.
+    /// Where a Redis server's data nodes listen: redis-sentinel's primary and replica, and redis-cluster-r2's six
+    /// nodes, on addresses of their own (each writes an AOF), every other one on 127.0.0.1.
     /// </summary>
-    public static IReadOnlyList<string> Hosts(string server) =>
-        server == "redis-sentinel" ? PortTable.SentinelDataNodes : ["127.0.0.1"];
+    public static IReadOnlyList<string> Hosts(string server) => server switch
+    {
+        "redis-sentinel" => PortTable.SentinelDataNodes,
+        "redis-cluster-r2" => PortTable.RedisClusterR2Nodes,
+        _ => ["127.0.0.1"],
+    };
 
     /// <summary>Every node's counters; null when a node could not be read (no figure rather than a wrong one).</summary>
     public IReadOnlyList<Counters>? Read(IReadOnlyList<(string Server, string Host, int Port)> nodes)
