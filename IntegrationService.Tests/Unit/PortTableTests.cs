@@ -32,6 +32,8 @@ public sealed class PortTableTests
         Assert.Equal($"127.0.0.1:{cluster},127.0.0.1:{cluster + 1},127.0.0.1:{cluster + 2}", redis.Cluster);
         var sentinels = Table.User("REDIS_SENTINEL") + 10000;
         Assert.Equal($"127.0.0.21:{sentinels},127.0.0.22:{sentinels},127.0.0.23:{sentinels},serviceName=integration", redis.Sentinel);
+        var clusterR2 = Table.User("REDIS_CLUSTER_R2");
+        Assert.Equal(string.Join(',', Enumerable.Range(31, 6).Select(n => $"127.0.0.{n}:{clusterR2}")), redis.ClusterR2);
         Assert.Equal(Table.User("PG"), new NpgsqlConnectionStringBuilder(Options<PostgresOptions>(host).ConnectionString).Port);
         Assert.Equal(Table.User("TARANTOOL"), Options<TarantoolOptions>(host).Port);
         Assert.Equal(Table.User("RABBITMQ"), Options<RabbitMqOptions>(host).Port);

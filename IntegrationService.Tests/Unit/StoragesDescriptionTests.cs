@@ -232,7 +232,7 @@ public sealed class StoragesDescriptionTests
     [Fact]
     public async Task AReplicatedArchitectureStatesItsTopologyAndFailoverAsData()
     {
-        var storages = await StoragesAsync(new() { ["Redis:SentinelDownAfterMs"] = "5000" });
+        var storages = await StoragesAsync(new() { ["Redis:SentinelDownAfterMs"] = "5000", ["Redis:ClusterR2NodeTimeoutMs"] = "3000" });
 
         var sentinel = Single(storages, "redis-sentinel");
         var replication = Assert.IsType<ReplicationDescription>(sentinel.Replication);
@@ -243,10 +243,11 @@ public sealed class StoragesDescriptionTests
         Assert.Contains("about 5000 ms of silence", sentinel.Durability.Text);
         Assert.Equal("redis-sentinel", Assert.Single(sentinel.Servers));
         var clusterR2 = Assert.IsType<ReplicationDescription>(Single(storages, "redis-cluster-r2").Replication);
-        Assert.Equal((6, 3, "asynchronous", "redis-cluster", 2000, "unreplicated"),
+        Assert.Equal((6, 3, "asynchronous", "redis-cluster", 3000, "unreplicated"),
             (clusterR2.DataNodes, clusterR2.Voters, clusterR2.Mode, clusterR2.Failover, clusterR2.DetectionMs, clusterR2.FailoverLoss));
         Assert.Equal(["127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34", "127.0.0.35", "127.0.0.36"], clusterR2.Nodes);
         Assert.Equal("redis-cluster-r2", Assert.Single(Single(storages, "redis-cluster-r2").Servers));
+        Assert.Contains("(cluster-node-timeout, 3000 ms)", Single(storages, "redis-cluster-r2").Durability.Text);
         var r3 = Assert.IsType<ReplicationDescription>(Single(storages, "nats-r3").Replication);
         Assert.Equal((3, 3, "quorum", "nats-jetstream-raft", 4000, "nothing"),
             (r3.DataNodes, r3.Voters, r3.Mode, r3.Failover, r3.DetectionMs, r3.FailoverLoss));
@@ -301,6 +302,14 @@ public sealed class StoragesDescriptionTests
         var storages = await StoragesAsync(new() { ["Redis:Sentinel"] = "" });
 
         Assert.DoesNotContain(storages, s => s.Name == "redis-sentinel");
+    }
+
+    [Fact]
+    public async Task RedisClusterR2sNodesAreItsSeedsWithoutTheClientsOptions()
+    {
+        var storages = await StoragesAsync(new() { ["Redis:ClusterR2"] = "127.0.0.31:16384, 127.0.0.32:16384,abortConnect=false" });
+
+        Assert.Equal(["127.0.0.31", "127.0.0.32"], Assert.IsType<ReplicationDescription>(Single(storages, "redis-cluster-r2").Replication).Nodes);
     }
 
     [Fact]

@@ -205,7 +205,8 @@ public static class Architectures
     {
         var redis = Bound<RedisOptions>(sp);
         var connection = sp.GetRequiredService<RedisConnections>().ClusterR2!;
-        var nodes = connection.Endpoint.Split(',', StringSplitOptions.TrimEntries).Select(part => part[..part.LastIndexOf(':')]).ToArray();
+        var nodes = connection.Endpoint.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
+            .Where(part => !part.Contains('=')).Select(part => part.LastIndexOf(':') is var colon and > 0 ? part[..colon] : part).ToArray();
         var fsync = AppendFsyncLoss(redis.ClusterR2AppendFsync, "about the last second of acknowledged writes");
         return new(RedisConnections.ClusterR2Name,
             "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of six nodes, each on its own loopback address: three masters " +

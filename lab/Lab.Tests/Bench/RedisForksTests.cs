@@ -11,6 +11,8 @@ public sealed class RedisForksTests
         // Both data nodes write an AOF; 127.0.0.1 has no redis-sentinel node to ask.
         Assert.Equal(["127.0.0.21", "127.0.0.22"], RedisForks.Hosts("redis-sentinel"));
         Assert.Equal(["127.0.0.1"], RedisForks.Hosts("redis-aof"));
+        // redis-cluster-r2's six nodes each write an AOF, replicas too.
+        Assert.Equal(["127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34", "127.0.0.35", "127.0.0.36"], RedisForks.Hosts("redis-cluster-r2"));
     }
 
     [Fact]
