@@ -191,7 +191,7 @@ public static class Architectures
             Queue = new RedisQueueStore(connection),
             Facts = AppendFsyncFacts(redis.SentinelAppendFsync),
             Replication = new(2, 3, ReplicationMode.Asynchronous, "redis-sentinel", redis.SentinelDownAfterMs, Loss.Unreplicated,
-                [.. connection.Endpoint.Split(',', StringSplitOptions.TrimEntries).Where(part => !part.Contains('=')).Select(part => part[..part.LastIndexOf(':')])],
+                NodeAddresses(connection.Endpoint),
                 $"A primary and one replica, asynchronous replication; three Sentinels, quorum 2, down-after-milliseconds {redis.SentinelDownAfterMs}. " +
                 "A failover loses the acknowledged writes the replica had not received."),
         };
@@ -205,8 +205,7 @@ public static class Architectures
     {
         var redis = Bound<RedisOptions>(sp);
         var connection = sp.GetRequiredService<RedisConnections>().ClusterR2!;
-        var nodes = connection.Endpoint.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
-            .Where(part => !part.Contains('=')).Select(part => part.LastIndexOf(':') is var colon and > 0 ? part[..colon] : part).ToArray();
+        var nodes = NodeAddresses(connection.Endpoint);
         var fsync = AppendFsyncLoss(redis.ClusterR2AppendFsync, "about the last second of acknowledged writes");
         return new(RedisConnections.ClusterR2Name,
             "Key-value pairs as Redis strings (kv:<key>) on a Redis Cluster of six nodes, each on its own loopback address: three masters " +
@@ -227,6 +226,15 @@ public static class Architectures
                 $"(a majority of the three), cluster-node-timeout {redis.ClusterR2NodeTimeoutMs}. A failover loses the acknowledged writes the replica had not received."),
         };
     }
+
+    /// <summary>
+    /// The node addresses of a StackExchange.Redis endpoint (<c>host:port,host:port,option=value</c>), without
+    /// ports and without the client's options: the catalogue's <c>replication.nodes</c>.
+    /// </summary>
+    private static string[] NodeAddresses(string endpoint) =>
+        [.. endpoint.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
+            .Where(part => !part.Contains('='))
+            .Select(part => part.LastIndexOf(':') is var colon and > 0 ? part[..colon] : part)];
 
     /// <summary>beanstalkd: a queue in beanstalkd's default tube (or the configured one).</summary>
     private static StorageArchitecture BeanstalkdQueue(IServiceProvider sp)
