@@ -98,3 +98,65 @@ public sealed class CrashEndToEndTests : IDisposable
         Assert.Equal(0, api.Writes);
     }
 }
+
+/// <summary>
+/// A run extended for its fault's budget (<see cref="CrashOptions.EndEarly"/>) against <see cref="FakeApi"/>: 100 writes a
+/// second planned for 30 s, --seconds 2, an outage at 0.8 s.
+/// </summary>
+[Collection(FakeApiRuns.Name)]
+public sealed class EarlyEndEndToEndTests : IDisposable
+{
+    private readonly string _dir = Directory.CreateTempSubdirectory("crash-").FullName;
+
+    public void Dispose() => Directory.Delete(_dir, recursive: true);
+
+    private string Flag => Path.Combine(_dir, "down");
+
+    private CrashOptions Options(FakeApi api, double sloMs) => new()
+    {
+        Url = api.Url, Storage = "fake", Kind = CrashKind.Author, Rate = 100, Seconds = 30, RequestedSeconds = 2,
+        SecondsSource = "extended from --seconds 2 s: a test's budget", FaultAt = 0.8, EndEarly = true, SloMs = sloMs, TimeoutMs = 5_000,
+        FaultCommand = $"touch {Flag}; for i in $(seq 100); do [ -e {api.RefusedMarker} ] && break; sleep 0.05; done; sleep 0.1; rm {Flag}",
+        Out = Path.Combine(_dir, "result.json"), Label = "fake author early end",
+    };
+
+    [Fact]
+    public async Task ARunEndsTwoSecondsAfterP99HeldBackAndSaysSo()
+    {
+        await using var api = new FakeApi(Flag);
+        // An SLO no answer of the fake misses on a loaded machine: the run's end depends on the fault's, not on timing.
+        var (result, exit) = await new CrashTest(Options(api, sloMs: 5_000)).RunAsync();
+
+        Assert.Equal(0, exit);
+        Assert.NotNull(result);
+        Assert.True(result.Failed.Http503 > 0, "no write failed during the outage");
+        var timeline = Assert.IsType<Timeline.RunTimeline>(result.Timeline);
+        Assert.NotNull(timeline.P99BackS);
+        // The writes stopped at the first whole second 2 s after the held stretch: that is the run's length, and every write sent was due before it.
+        // (P99BackS: from the fault's end to the first held second; 0 when that second began before the end.)
+        var ended = result.FaultEndedS!.Value;
+        var heldFrom = timeline.P99BackS == 0 ? Math.Floor(ended) : Math.Round(ended + timeline.P99BackS!.Value);
+        Assert.True(result.Seconds < 30, $"the run went on for {result.Seconds} s");
+        Assert.Equal(Math.Max(2, heldFrom + Timeline.RunTimeline.HeldSeconds + Timeline.EarlyEnd.MarginSeconds), result.Seconds);
+        Assert.Equal(result.Seconds * 100, result.Planned);
+        Assert.True(result.Sent + result.Skipped <= result.Planned, $"{result.Sent} sent, {result.Planned} planned");
+        Assert.Contains($"ended early at {result.Seconds} s", result.SecondsSource);
+        Assert.Equal(2, result.RequestedSeconds);
+        Assert.Equal(result.KeysAcked, result.Ok);
+    }
+
+    [Fact]
+    public async Task ARunWhoseP99NeverHoldsGoesOnToItsPlannedLength()
+    {
+        await using var api = new FakeApi(Flag);
+        var options = Options(api, sloMs: 0.001) with { Seconds = 6 };
+        var (result, exit) = await new CrashTest(options).RunAsync();
+
+        Assert.Equal(0, exit);
+        Assert.NotNull(result);
+        Assert.Equal(6, result.Seconds);
+        Assert.Equal(600, result.Planned);
+        Assert.DoesNotContain("ended early", result.SecondsSource);
+        Assert.Null(result.Timeline!.P99BackS);
+    }
+}

@@ -29,6 +29,28 @@ public sealed record CrashOptions
     public string SecondsSource { get; init; } = "--seconds";
     /// <summary>--seconds as asked, before a matrix or cluster extended it to outlast the fault (a result's <c>requested_seconds</c>); null: <see cref="Seconds"/>.</summary>
     public double? RequestedSeconds { get; init; }
+    /// <summary>
+    /// The writes may stop before <see cref="Seconds"/>, at --seconds as asked at the earliest, once p99 held back
+    /// under the SLO after the fault (<see cref="Timeline.EarlyEnd"/>): a matrix sets it on a run it extended for
+    /// the fault's restart budget, unless asked for full lengths.
+    /// </summary>
+    public bool EndEarly { get; init; }
+
+    /// <summary>
+    /// These options as a run that ended early ran: <see cref="Seconds"/> is where its writes stopped, and
+    /// <see cref="SecondsSource"/> says why.
+    /// </summary>
+    public CrashOptions EndedAt(int seconds, int heldFromSecond) => this with
+    {
+        Seconds = seconds,
+        SecondsSource = string.Create(CultureInfo.InvariantCulture,
+            $"{SecondsSource}; ended early at {seconds} s: p99 held under the SLO from {heldFromSecond} s for {Timeline.RunTimeline.HeldSeconds} s, + {Timeline.EarlyEnd.MarginSeconds} s"),
+    };
+
+    /// <summary>The early end of a run with these options, or null when it has none.</summary>
+    internal Timeline.EarlyEnd? EarlyEnd(Func<double?> faultEndedS) =>
+        EndEarly ? new Timeline.EarlyEnd(RequestedSeconds ?? Seconds, SloMs, faultEndedS) : null;
+
     /// <summary>How long the fault may keep its targets from answering, by the restart budgets (a result's <c>fault_budget_s</c>); null for a <c>crash run</c> command, whose fault crash does not know.</summary>
     public double? FaultBudgetS { get; init; }
     /// <summary>

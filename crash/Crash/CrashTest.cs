@@ -35,10 +35,12 @@ internal sealed class CrashTest(CrashOptions options)
         Console.Error.WriteLine($"crash: {options.Label}: run {runId}, {options.PlannedWrites} writes at {options.Rate}/s → {options.Url}, fault at {options.FaultAt} s");
         var startedAt = DateTimeOffset.UtcNow;
         var clock = new CrashClock();
-        var loop = new WriteLoop(client, workload, clock, readAfterAck: options.TruthStorage is not null);
         var injector = FaultInjector.For(options, clock);
+        var earlyEnd = options.EarlyEnd(() => injector.EndedS);
+        var loop = new WriteLoop(client, workload, clock, readAfterAck: options.TruthStorage is not null, earlyEnd);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
+        var ran = Ran(options, loop, earlyEnd);
         var faultResult = await WaitForFaultAsync(fault, injector).ConfigureAwait(false);
         var settledS = await SettleAsync(options, clock).ConfigureAwait(false);
         Writes = loop.Records;
@@ -57,7 +59,7 @@ internal sealed class CrashTest(CrashOptions options)
         {
             if (CrashVerifier.Classify(histories[key], reads[key], before.GetValueOrDefault(key)) is { } verdict) verdicts[key] = verdict;
         }
-        var result = CrashResultBuilder.Build(new CrashRun(options, runId, startedAt, loop.Records, loop.Skipped, loop.SkippedNoFreeKey,
+        var result = CrashResultBuilder.Build(new CrashRun(ran, runId, startedAt, loop.Records, loop.Skipped, loop.SkippedNoFreeKey,
             faultResult, readyS, verdicts)) with { SettledS = settledS };
         if (options.TruthStorage is { } truthStorage && readyS is not null)
         {
@@ -129,6 +131,14 @@ internal sealed class CrashTest(CrashOptions options)
     }
 
     private Task<FaultResult> WaitForFaultAsync(Task<FaultResult> fault, FaultInjector injector) => WaitForFaultAsync(fault, injector, options);
+
+    /// <summary>The options as the run went: where an early end stopped its writes, that is its length.</summary>
+    internal static CrashOptions Ran(CrashOptions options, WriteLoop loop, Timeline.EarlyEnd? earlyEnd)
+    {
+        if (loop.EndedAtS is not { } ended || earlyEnd?.HeldFromSecond is not { } from) return options;
+        Console.Error.WriteLine($"crash: {ended,5:F1} s: p99 held under the SLO from {from} s on; the writes end here, before the {options.Seconds} s planned");
+        return options.EndedAt(ended, from);
+    }
 
     /// <summary>Runs <see cref="CrashOptions.Settle"/>, if any: when the servers were whole again (seconds since the start), null without one or if they did not become so.</summary>
     internal static async Task<double?> SettleAsync(CrashOptions options, CrashClock clock)

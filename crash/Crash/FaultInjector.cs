@@ -22,6 +22,7 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
 {
     private const int TailLines = 20;
     private double _startedS = double.NaN;
+    private double _endedS = double.NaN;
 
     /// <summary>The fault of <paramref name="options"/>: its action, or else its command.</summary>
     public static FaultInjector For(CrashOptions options, CrashClock clock) =>
@@ -29,6 +30,9 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
 
     /// <summary>When the command started, or null before that.</summary>
     public double? StartedS => Volatile.Read(ref _startedS) is var s && double.IsNaN(s) ? null : s;
+
+    /// <summary>When the command ended (however it ended), or null before that.</summary>
+    public double? EndedS => Volatile.Read(ref _endedS) is var e && double.IsNaN(e) ? null : e;
 
     /// <summary>Starts the fault on a thread of its own (not the thread pool, which a busy run may hold up) at <paramref name="atS"/>.</summary>
     public Task<FaultResult> Start(double atS) =>
@@ -47,6 +51,7 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
         {
             var exitCode = fault(new FaultLog(stderrFile));
             var ended = clock.Now;
+            Volatile.Write(ref _endedS, ended);
             var tail = Tail(stderrFile);
             foreach (var line in tail) Console.Error.WriteLine($"crash: fault: {line}");
             Console.Error.WriteLine($"crash: {ended,5:F1} s: fault command exited with {exitCode}");
@@ -55,7 +60,9 @@ internal sealed class FaultInjector(string command, Func<FaultLog, int> fault, C
         catch (Exception e) when (e is Win32Exception or InvalidOperationException or IOException or FormatException)
         {
             Console.Error.WriteLine($"crash: the fault command could not run: {e.Message}");
-            return new FaultResult(null, started, clock.Now, "", e.Message);
+            var ended = clock.Now;
+            Volatile.Write(ref _endedS, ended);
+            return new FaultResult(null, started, ended, "", e.Message);
         }
         finally
         {

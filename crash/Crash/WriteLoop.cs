@@ -10,9 +10,10 @@ namespace Crash;
 /// <see cref="MaxInFlight"/> are in flight, and a write due while the cap is reached (or while no
 /// key is free) is skipped and counted. Between writes the thread sleeps in the kernel (never a
 /// yield loop, which took CPU from the service and the server it loads); each write keeps the time
-/// it was due as well as the time it went.
+/// it was due as well as the time it went. With an <see cref="Timeline.EarlyEnd"/> the writes stop at the first
+/// whole second it ends the run at (<see cref="EndedAtS"/>), the rest of the planned writes unsent.
 /// </summary>
-internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, CrashClock clock, bool readAfterAck = false)
+internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, CrashClock clock, bool readAfterAck = false, Timeline.EarlyEnd? earlyEnd = null)
 {
     public const int MaxInFlight = 1_000;
     // The writes not yet ended, plus one for the sender until it has sent the last: done at 0.
@@ -30,6 +31,8 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
     public long Skipped { get; private set; }
     /// <summary>Writes not sent because every key was busy or retired.</summary>
     public long SkippedNoFreeKey { get; private set; }
+    /// <summary>The whole second at which the early end stopped the writes (none due from it on was sent); null: every planned write was due.</summary>
+    public int? EndedAtS { get; private set; }
 
     /// <summary>
     /// Sends <paramref name="total"/> writes at <paramref name="rate"/> per second, the first
@@ -62,10 +65,21 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
     {
         PreciseWait.TuneCurrentThread();
         var nextProgress = 1.0;
+        var nextCheck = 1.0;
         for (long seq = 0; seq < total; seq++)
         {
             var due = DueS(seq, rate, rampSeconds);
             if (due > clock.Now) PreciseWait.SleepUntil(clock.TicksAt(due));
+            if (earlyEnd is not null && due >= nextCheck)
+            {
+                var second = (int)Math.Floor(due);
+                if (earlyEnd.EndsAt(second))
+                {
+                    EndedAtS = second;
+                    break;
+                }
+                nextCheck = second + 1;
+            }
             if (clock.Now >= nextProgress)
             {
                 Progress();
@@ -84,6 +98,7 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
             Interlocked.Increment(ref _inFlight);
             write.DueS = due;
             write.SentS = clock.Now;
+            earlyEnd?.Sent((int)Math.Floor(due));
             Records.Add(write);
             Interlocked.Increment(ref _outstanding);
             _ = WriteAsync(write);
@@ -101,6 +116,7 @@ internal sealed class WriteLoop(HttpClient client, ICrashWorkload workload, Cras
             write.Class = answer.NoAnswer ?? ResponseClasses.Of(answer.Status,
                 answer.Status is >= 200 and < 300 && workload.Acknowledges(write, answer.Status, answer.Body));
             write.Outcome = ResponseClasses.Outcome(write.Class, answer.Status);
+            earlyEnd?.Completed((int)Math.Floor(write.DueS), (write.CompletedS - write.DueS) * 1000, write.Class == ResponseClass.Ack);
             Interlocked.Increment(ref write.Outcome == WriteOutcome.Acked ? ref _acked : ref _failed);
             workload.Completed(write);
             // Read the key once, so that a cache holds it when the next write or the fault comes.

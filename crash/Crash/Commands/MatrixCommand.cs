@@ -41,6 +41,8 @@ public sealed class MatrixCommand : Command
     private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop, one run of each failover row");
     private readonly Option<long?> _failoverRepeats = CliOption.Create("--failover-repeats",
         "Runs of each failover row (primary-kill, primary-stop), reported as a distribution (default 5, --quick 1)", ValueParsers.WholeNumber(1, 100).Optional(), "N");
+    private readonly Option<bool> _fullLength = CliOption.Flag("--full-length",
+        "Every run writes for its whole planned length; without it a run extended for its fault's restart budget ends 2 s after p99 held under the SLO for 3 s after the fault, never before --seconds");
     private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
     private readonly Option<bool> _plan = CliOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
     private readonly Option<KeyRange> _items = CliOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
@@ -49,7 +51,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _fullLength, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -75,6 +77,7 @@ public sealed class MatrixCommand : Command
             Items = parse.GetRequiredValue(_items),
             Locations = parse.GetRequiredValue(_locations),
             Check = parse.GetValue(_check),
+            FullLength = parse.GetValue(_fullLength),
             SloMs = parse.GetRequiredValue(_sloMs),
             RecoverSeconds = parse.GetRequiredValue(_recoverSeconds),
         };
@@ -95,7 +98,8 @@ public sealed class MatrixCommand : Command
 
     internal static string Rate(CrashOptions run) => string.Create(CultureInfo.InvariantCulture, $"{run.Rate}/s ({run.RateSource})");
 
-    internal static string Length(CrashOptions run) => string.Create(CultureInfo.InvariantCulture, $"{run.Seconds} s ({run.SecondsSource})");
+    internal static string Length(CrashOptions run) =>
+        string.Create(CultureInfo.InvariantCulture, $"{(run.EndEarly ? "up to " : "")}{run.Seconds} s ({run.SecondsSource}{(run.EndEarly ? "; ends early once p99 held back" : "")})");
 
     /// <summary>What a run's log line says before it starts: its rate and length, and where each came from.</summary>
     internal static string RateAndLength(CrashOptions run) => $"{Rate(run)}; {Length(run)}";

@@ -28,6 +28,8 @@ public sealed record MatrixOptions
     public bool Check { get; init; }
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
+    /// <summary>--full-length: every run writes for its whole planned length, even where p99 held back under the SLO long before (<see cref="Timeline.EarlyEnd"/>).</summary>
+    public bool FullLength { get; init; }
 
     /// <summary>The catalogue, in the bench's order: whose write cell stands for a row's where a report has none of its own.</summary>
     public StorageCatalogue BenchCatalogue { get; init; } = new([]);

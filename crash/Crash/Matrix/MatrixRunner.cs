@@ -192,6 +192,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             TruthStorage = row.TruthStorage,
             Out = path,
             Label = row.Label,
+            EndEarly = !options.FullLength,
         });
     }
 }

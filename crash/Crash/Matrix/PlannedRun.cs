@@ -14,7 +14,7 @@ namespace Crash.Matrix;
 /// </summary>
 internal static class PlannedRun
 {
-    /// <param name="run">The run's options but for its rate and length, which are set here.</param>
+    /// <param name="run">The run's options but for its rate and length, which are set here (and whether it may end early, where <paramref name="length"/> was extended).</param>
     public static CrashOptions Options(RateRule rules, RunRate rate, RunLength length, string label, CrashOptions run)
     {
         try { return At(rate); }
@@ -35,6 +35,8 @@ internal static class PlannedRun
                     SecondsSource = length.Source,
                     FaultAt = length.FaultAt,
                     FaultBudgetS = length.Fault.Seconds,
+                    // Only the length added for the fault's budget can be cut short: --seconds as asked always runs.
+                    EndEarly = run.EndEarly && length.Extended,
                 }).Validated();
             }
             catch (InputException e) when (chosen.FromReport || length.Extended)

@@ -38,10 +38,12 @@ internal sealed class QueueCrashTest(CrashOptions options)
         var reader = new QueueReader(client, workload.ReadMessageUrl, runId, clock, leases);
         using var stopConsumers = new CancellationTokenSource();
         var consumers = reader.ConsumeAsync(options.Rate * ReadShare, stopConsumers.Token);
-        var loop = new WriteLoop(client, workload, clock);
         var injector = FaultInjector.For(options, clock);
+        var earlyEnd = options.EarlyEnd(() => injector.EndedS);
+        var loop = new WriteLoop(client, workload, clock, earlyEnd: earlyEnd);
         var fault = injector.Start(options.FaultAt);
         await loop.RunAsync(options.Rate, options.PlannedWrites).ConfigureAwait(false);
+        var ran = CrashTest.Ran(options, loop, earlyEnd);
         var faultResult = await CrashTest.WaitForFaultAsync(fault, injector, options).ConfigureAwait(false);
         await stopConsumers.CancelAsync().ConfigureAwait(false);
         await consumers.ConfigureAwait(false);
@@ -71,10 +73,10 @@ internal sealed class QueueCrashTest(CrashOptions options)
             RateFromReport = options.RateFromReport,
             RateReport = options.RateReport,
             RequestedSeconds = options.RequestedSeconds ?? options.Seconds,
-            SecondsSource = options.SecondsSource,
+            SecondsSource = ran.SecondsSource,
             FaultBudgetS = options.FaultBudgetS,
-            Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS), options.Seconds),
-            Seconds = options.Seconds,
+            Timeline = Timeline.RunTimeline.Of(loop.Records, options.SloMs, CrashResultBuilder.Round(faultResult.StartedS), CrashResultBuilder.Round(faultResult.EndedS), ran.Seconds),
+            Seconds = ran.Seconds,
             TimeoutMs = options.TimeoutMs,
             FaultAtS = options.FaultAt,
             FaultCmd = options.FaultCommand,
@@ -84,7 +86,7 @@ internal sealed class QueueCrashTest(CrashOptions options)
             IdleCoresDuringFault = faultResult.IdleCores,
             FaultStderrTail = faultResult.StderrTail,
             FaultError = faultResult.Error,
-            Planned = options.PlannedWrites,
+            Planned = ran.PlannedWrites,
             Sent = loop.Records.Count,
             Acked = ledger.Acked,
             Failed = CrashResultBuilder.Failures(failed),
