@@ -60,6 +60,21 @@ public sealed class FailoverVerdictTests
     }
 
     [Fact]
+    public void SeveralLossyRunsOfOneFaultAreOneFindingWithTheirSums()
+    {
+        using var f = new SummaryFixture();
+        var crash = Crash(f, CleanFailovers(
+            Row("redis-sentinel", "primary-partition", 3000, lost: 7, unavailableS: "1.0"),
+            Row("redis-sentinel", "primary-partition", 2900, lost: 5, unavailableS: "1.2"),
+            Row("redis-sentinel", "primary-partition", 3100, unavailableS: "0.9")));
+        var (code, output, _) = Failover(f, crash, "--max-unavailable-s", "5");
+        Assert.Equal(VerdictCommand.NothingQualifies, code);
+        Assert.Contains("failover: redis-sentinel author primary-partition: 12 lost of 5900 acknowledged, in 2 of 3 runs", output);
+        Assert.DoesNotContain("7 lost", output);
+        Assert.Contains("loss in 2 of 8", output);
+    }
+
+    [Fact]
     public void ALostWriteOnAFailoverDisqualifies()
     {
         using var f = new SummaryFixture();

@@ -12,13 +12,19 @@ namespace Lab.Bench;
 /// node 0 of an N-node cluster of each shardable store; the servers whose CPU the runs account for;
 /// the architectures the wrk cross-check visits.
 /// </summary>
-public sealed record BenchMatrix(
+public sealed partial record BenchMatrix(
     IReadOnlyList<BenchCell> Cells,
     IReadOnlyList<string> ClusterStores,
     IReadOnlyList<Scenario> ClusterScenarios,
     IReadOnlyList<string> CpuServers,
     IReadOnlyList<CrossCheckTarget> CrossChecks)
 {
+    /// <summary>
+    /// The profile's <c>leave_out</c> entries that name an architecture this catalogue does not offer (a deployment
+    /// without it: on AWS no nats-r3): nothing of theirs is measured, so nothing is left out; the run says so.
+    /// </summary>
+    public IReadOnlyList<string> LeaveOutAbsent { get; init; } = [];
+
     /// <summary>
     /// The default run: fewer cells measured well rather than many measured badly, three independent
     /// repetitions of each within an hour on two cores: author reads and writes and queue writes, a
@@ -74,7 +80,7 @@ public sealed record BenchMatrix(
     public static BenchMatrix Build(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
         string? workload = null, string? distribution = null, IReadOnlyList<string>? leaveOut = null)
     {
-        var leftOut = LeftOut(catalogue, leaveOut ?? []);
+        var leftOut = LeftOut(catalogue, leaveOut ?? [], out var absent);
         if (workload is not null)
         {
             // The workload sets the mix on each API it knows: authors through author-read's ids, key-value pairs over kv-get's prefilled keys.
@@ -112,31 +118,42 @@ public sealed record BenchMatrix(
 
         var measured = cells.Select(c => c.Storage).Concat(clusterStores).Concat(crossChecks.Select(c => c.Storage)).ToHashSet();
         var cpuServers = catalogue.Where(a => measured.Contains(a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
-        return new BenchMatrix(cells, clusterStores, clusterScenarios, cpuServers, crossChecks);
+        return new BenchMatrix(cells, clusterStores, clusterScenarios, cpuServers, crossChecks) { LeaveOutAbsent = absent };
     }
 
     /// <summary>
     /// The profile's <c>leave_out</c> ("architecture scenario" per entry): cells the default run
     /// (<see cref="LeavesOut"/>: no --storage, --scenario, --workload or --cluster) leaves out to stay
     /// within its hour; naming the architecture or the scenario runs them. An entry naming no known
-    /// cell is bad input.
+    /// cell is bad input, but for one naming an architecture that this catalogue does not offer
+    /// (<see cref="LeaveOutAbsent"/>): the profile is the project's, the deployment may lack a replicated
+    /// architecture, and what is not there is not measured anyway.
     /// </summary>
     public static bool LeavesOut(IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, string? workload, int clusterNodes) =>
         storages is null && scenarios is null && workload is null && clusterNodes < 2;
 
-    public static HashSet<(string Storage, Scenario Scenario)> LeftOut(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries)
+    public static HashSet<(string Storage, Scenario Scenario)> LeftOut(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries, out List<string> absent)
     {
         var cells = new HashSet<(string, Scenario)>();
+        absent = [];
         foreach (var entry in entries)
         {
             var parts = entry.Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            var architecture = parts.Length == 2 ? catalogue.FirstOrDefault(a => a.IsCalled(parts[0])) : null;
-            if (architecture is null || !Scenarios.Names.Contains(parts[1]))
-                throw new InputException($"leave_out: '{entry}' is not 'architecture scenario' of a known architecture (known: {string.Join(", ", catalogue.Select(a => a.Name))}) and scenario (known: {string.Join(", ", Scenarios.Names)})");
+            if (parts.Length != 2 || !Scenarios.Names.Contains(parts[1]) || !ArchitectureName().IsMatch(parts[0]))
+                throw new InputException($"leave_out: '{entry}' is not 'architecture scenario' (scenarios: {string.Join(", ", Scenarios.Names)}; this catalogue's architectures: {string.Join(", ", catalogue.Select(a => a.Name))})");
+            if (catalogue.FirstOrDefault(a => a.IsCalled(parts[0])) is not { } architecture)
+            {
+                absent.Add(entry);
+                continue;
+            }
             cells.Add((architecture.Name, Scenarios.Parse(parts[1])));
         }
         return cells;
     }
+
+    // An architecture's name as the catalogue spells them (aliases with '_' too): lower-case words joined by '-'.
+    [System.Text.RegularExpressions.GeneratedRegex("^[a-z0-9]+([-_][a-z0-9]+)*$")]
+    private static partial System.Text.RegularExpressions.Regex ArchitectureName();
 
     /// <summary>
     /// An item read or write where the same architecture serves authors repeats the author cell's

@@ -21,6 +21,8 @@ public static class BenchRun
         var (loaded, profileFiles) = ProfileFile.Load(options.Root, options.Quick, options.Profile);
         var profile = options.Repeat is { } repeat ? loaded with { Repeats = repeat } : loaded;
         var matrix = MatrixOf(options, catalogue, profile);
+        foreach (var entry in matrix.LeaveOutAbsent)
+            ToolLog.Write($"leave_out: '{entry}' names an architecture this catalogue does not offer ({string.Join(", ", catalogue.Select(a => a.Name))}): nothing to leave out");
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
         if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);

@@ -77,7 +77,7 @@ public static class VerdictJudge
             return "not measured";
         }
         var bad = rows.Where(r => !r.Clean).ToList();
-        failures.AddRange(bad.Select(r => $"{durability.Name()}: {r.Problem()}"));
+        failures.AddRange(rows.GroupBy(r => (r.Kind, r.Fault)).SelectMany(g => CrashRow.Problems(g.ToList())).Select(p => $"{durability.Name()}: {p}"));
         if (target.MaxUnavailableS is { } maxS) failures.AddRange(Unavailability.Over(rows, maxS).Select(p => $"{durability.Name()}: {p}"));
         var loss = bad.Count == 0 ? $"no loss ({rows.Count} run{(rows.Count == 1 ? "" : "s")})" : $"loss in {bad.Count} of {rows.Count}";
         // How long writes failed is what a failover costs besides loss; a lone server's crash is judged on loss alone.
