@@ -36,6 +36,19 @@ public sealed class MatrixPlanTests
     }
 
     [Fact]
+    public void OnlyKeepsTheRowsItNamesWithTheirRepetitionsAndRefusesOneTheMatrixDoesNotMake()
+    {
+        // Faults that differ by architecture in one matrix: redis-sentinel's primary cut off, postgres killed.
+        var rows = MatrixPlan.Build(CatalogueFixture.Load(), ["postgres", "redis-sentinel"], ["kv", "queue"], ["db-kill", "primary-partition"], failoverRepeats: 2,
+            only: ["redis-sentinel kv primary-partition", "postgres queue db-kill"]);
+        Assert.Equal(["postgres queue db-kill", "redis-sentinel kv primary-partition #1", "redis-sentinel kv primary-partition #2"], rows.Select(r => r.Label));
+
+        foreach (var wrong in new[] { "postgres kv primary-partition", "redis-sentinel kv", "nobody kv db-kill" })
+            Assert.Contains("--only", Assert.Throws<InputException>(() => MatrixPlan.Build(CatalogueFixture.Load(), ["postgres", "redis-sentinel"], ["kv"],
+                ["db-kill", "primary-partition"], only: [wrong])).Message);
+    }
+
+    [Fact]
     public void APowerLossIsRepeatedOnAReplicatedArchitectureOnlyWhereItCutsEveryNodeAtOnce()
     {
         var rows = MatrixPlan.Build(CatalogueFixture.Load(), ["redis-sentinel", "redis-persistent"], ["kv"], ["power-loss"], failoverRepeats: 3);

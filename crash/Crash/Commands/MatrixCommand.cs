@@ -41,6 +41,8 @@ public sealed class MatrixCommand : Command
     private readonly Option<bool> _quick = CliOption.Flag("--quick", "10 s runs at 100 writes/s, a 3 s stop, one run of each failover row");
     private readonly Option<long?> _failoverRepeats = CliOption.Create("--failover-repeats",
         "Runs of each failover row (primary-kill, primary-stop), reported as a distribution (default 5, --quick 1)", ValueParsers.WholeNumber(1, 100).Optional(), "N");
+    private readonly Option<string> _only = CliOption.Create("--only",
+        "Only these rows of the matrix --storage, --kind and --fault make, each 'architecture kind fault', comma-separated", ValueParsers.NonEmpty, "'a k f',…");
     private readonly Option<bool> _fullLength = CliOption.Flag("--full-length",
         "Every run writes for its whole planned length; without it a run extended for its fault's restart budget ends 2 s after p99 held under the SLO for 3 s after the fault, never before --seconds");
     private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
@@ -51,7 +53,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _fullLength, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _only, _fullLength, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -62,7 +64,7 @@ public sealed class MatrixCommand : Command
         var catalogue = StorageCatalogue.Parse(catalogueJson);
         var quick = parse.GetValue(_quick);
         var rows = MatrixPlan.Build(catalogue, List(parse.GetValue(_storage)), List(parse.GetRequiredValue(_kind)), List(parse.GetRequiredValue(_fault)),
-            (int)(parse.GetValue(_failoverRepeats) ?? (quick ? 1 : 5)));
+            (int)(parse.GetValue(_failoverRepeats) ?? (quick ? 1 : 5)), List(parse.GetValue(_only)));
         var options = new MatrixOptions
         {
             Url = parse.GetRequiredValue(_url),
