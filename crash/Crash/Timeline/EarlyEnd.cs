@@ -4,7 +4,7 @@ namespace Crash.Timeline;
 /// Ends a run's writes once it has shown what its extra length was for. A matrix run is extended past --seconds
 /// so that the slowest restart its budget allows still leaves p99 time to come back under the SLO and hold there
 /// (<see cref="RunLengths.RunLength"/>); most restarts are much faster than their budget. So the writes stop at
-/// the first whole second that is at least <see cref="NotBeforeS"/> and <see cref="MarginSeconds"/> after p99
+/// the first whole second that is at least --seconds as asked and <see cref="MarginSeconds"/> after p99
 /// held under the SLO for <see cref="RunTimeline.HeldSeconds"/> whole seconds after the fault ended, every write
 /// of them acknowledged — the timeline's own rule (<see cref="RunTimeline.P99BackS"/>), seen while the run goes
 /// on. Until then the run goes on to its planned length, so a slow return is measured as before.
@@ -18,8 +18,6 @@ internal sealed class EarlyEnd(double notBeforeS, double sloMs, Func<double?> fa
 
     private readonly Lock _lock = new();
     private readonly Dictionary<int, Second> _seconds = [];
-
-    public double NotBeforeS => notBeforeS;
 
     /// <summary>The second (by due time) from which p99 held, once seen; null before.</summary>
     public int? HeldFromSecond { get; private set; }
@@ -74,9 +72,8 @@ internal sealed class EarlyEnd(double notBeforeS, double sloMs, Func<double?> fa
     {
         if (!_seconds.TryGetValue(second, out var tally) || tally.Sent == 0) return false;
         if (tally.Latencies.Count < tally.Sent || tally.Failed > 0) return false;
-        var sorted = tally.Latencies.Order().ToList();
-        // The timeline's p99 (rounded as it rounds it), so that the run ends on the figure its result reports.
-        return Math.Round(sorted[Math.Max(0, (int)Math.Ceiling(sorted.Count * 0.99) - 1)], 2) <= sloMs;
+        // The timeline's own p99, so that the run ends on the figure its result reports.
+        return RunTimeline.P99Ms(tally.Latencies.Order().ToList()) <= sloMs;
     }
 
     private Second Tally(int second)

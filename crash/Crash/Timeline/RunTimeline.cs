@@ -44,13 +44,13 @@ public sealed record RunTimeline
             var latencies = g.Select(w => (w.CompletedS - w.DueS) * 1000).Order().ToList();
             return new TimelineSecond(g.Key, g.Count(), g.Count(w => w.Class == ResponseClass.Ack), g.Count(w => w.Class == ResponseClass.Unavailable),
                 g.Count(w => w.Class is not (ResponseClass.Ack or ResponseClass.Unavailable)),
-                latencies.Count == 0 ? null : Math.Round(latencies[Math.Max(0, (int)Math.Ceiling(latencies.Count * 0.99) - 1)], 2));
+                latencies.Count == 0 ? null : P99Ms(latencies));
         }).ToList();
         // Only seconds wholly inside the run can hold: a last second cut short by the run's end has fewer writes, not a full second of them.
         var whole = seconds.Where(s => s.Second + 1 <= runSeconds + 1e-9).ToList();
         var back = BackUnder(whole, sloMs, faultEndedS);
         var before = faultStartedS is { } f ? writes.Where(w => w.DueS < f).Select(w => (w.CompletedS - w.DueS) * 1000).Order().ToList() : [];
-        double? baseline = before.Count == 0 ? null : Math.Round(before[Math.Max(0, (int)Math.Ceiling(before.Count * 0.99) - 1)], 2);
+        double? baseline = before.Count == 0 ? null : P99Ms(before);
         var baselineBack = baseline is { } level && level > sloMs ? BackUnder(whole, level, faultEndedS) : back;
         var shedUntil = faultEndedS is { } e && back is { } b ? e + b : double.PositiveInfinity;
         var shed = faultStartedS is { } start ? writes.Count(w => w.Class == ResponseClass.Unavailable && w.DueS >= start && w.DueS < shedUntil) : 0;
@@ -60,6 +60,9 @@ public sealed record RunTimeline
             BaselineP99Ms = baseline, BaselineBackS = baselineBack,
         };
     }
+
+    /// <summary>The 99th percentile of latencies sorted ascending (not empty), rounded to hundredths of a ms as the timeline reports it.</summary>
+    internal static double P99Ms(IReadOnlyList<double> sorted) => Math.Round(sorted[Math.Max(0, (int)Math.Ceiling(sorted.Count * 0.99) - 1)], 2);
 
     /// <summary>
     /// Seconds from the fault's end to the first of <see cref="HeldSeconds"/> consecutive seconds with
