@@ -67,7 +67,7 @@ public sealed class CatalogueMarkdownTests
         [
             Entry("alpha", ["Author", "Item", "Queue", "KeyValue"], Synchronous, "Alpha alone", delivery: new("at-most-once", "at-least-once"), shardable: true, isDefault: true, isKvDefault: true),
             Entry("beta-cache", ["Author"], Synchronous, caches: ["beta-redis"], servers: ["alpha"]),
-            Entry("gamma", ["Queue"], new("periodic", 120_000, "window", "window", 120_000, "Fsynced every 2 minutes."), aliases: ["gamma_q"], delivery: new("at-least-once", "at-most-once")),
+            Entry("gamma", ["Queue"], new("periodic", 120_000, "window", "window", 120_000, "Fsynced every 2 minutes.", ProcessCrashWindowMs: 1000), aliases: ["gamma_q"], delivery: new("at-least-once", "at-most-once")),
             Entry("delta", ["Queue"], new("snapshot", 1000, "since-snapshot", "since-snapshot", 1000, "save 1 1."), servers: ["delta", "alpha"]),
             Entry("epsilon", ["KeyValue"], new("kernel", null, "nothing", "window", 600, "wal_mode=write.")),
         ];
@@ -78,8 +78,8 @@ public sealed class CatalogueMarkdownTests
         Assert.Equal("|---|---|---|---|---|---|---|---|---|---|---|---|", lines[1]);
         Assert.Equal("| `alpha` |  | Author, Item, Queue, KeyValue | `alpha` |  | per-commit | nothing | nothing | at-most-once | at-least-once | yes | `Storage:Default`, `Kv:Default` |", lines[2]);
         Assert.Equal("| `beta-cache` |  | Author | `alpha` | `beta-redis` | per-commit | nothing | nothing |  |  | no |  |", lines[3]);
-        Assert.Equal("| `gamma` | `gamma_q` | Queue | `gamma` |  | periodic (2 min) | window | window (2 min) | at-least-once | at-most-once | no |  |", lines[4]);
-        Assert.Equal("| `delta` |  | Queue | `delta`, `alpha` |  | snapshot (1 s) | since-snapshot | since-snapshot (1 s) |  |  | no |  |", lines[5]);
+        Assert.Equal("| `gamma` | `gamma_q` | Queue | `gamma` |  | periodic (2 min) | window (1 s) | window (2 min) | at-least-once | at-most-once | no |  |", lines[4]);
+        Assert.Equal("| `delta` |  | Queue | `delta`, `alpha` |  | snapshot (1 s) | since-snapshot (1 s) | since-snapshot (1 s) |  |  | no |  |", lines[5]);
         Assert.Equal("| `epsilon` |  | KeyValue | `epsilon` |  | kernel | nothing | window (600 ms) |  |  | no |  |", lines[6]);
         Assert.Equal("", lines[7]); // the table ends with the architectures
 

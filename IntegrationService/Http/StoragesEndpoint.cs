@@ -15,7 +15,7 @@ internal static class StoragesEndpoint
             Serves(a),
             [.. a.Backends],
             [.. a.Caches],
-            new DurabilityDescription(a.Facts.Fsync, a.Facts.FsyncIntervalMs, a.Facts.ProcessCrash, a.Facts.PowerLoss, a.Facts.LossWindowMs, a.Durability),
+            new DurabilityDescription(a.Facts.Fsync, a.Facts.FsyncIntervalMs, a.Facts.ProcessCrash, a.Facts.PowerLoss, a.Facts.LossWindowMs, a.Durability, a.Facts.ProcessCrashWindowMs),
             a.Delivery,
             a.Shardable,
             string.Equals(a.Name, registry.DefaultName, StringComparison.OrdinalIgnoreCase),

@@ -66,7 +66,8 @@ public sealed class CatalogueCommand : Command
         foreach (var s in storages)
         {
             output.WriteLine($"{s.Name,-26} {string.Join(",", s.Serves),-28} {string.Join(",", s.Servers.Concat(s.Caches)),-30} " +
-                $"{s.Durability.ProcessCrash,-15} {s.Durability.PowerLoss}{(s.Durability.LossWindowMs is { } ms ? $" ({ms} ms)" : "")}");
+                $"{s.Durability.ProcessCrash + (s.Durability.ProcessCrashWindowMs is { } kill ? $" ({kill} ms)" : ""),-15} " +
+                $"{s.Durability.PowerLoss}{(s.Durability.LossWindowMs is { } ms ? $" ({ms} ms)" : "")}");
         }
         return 0;
     }

@@ -37,7 +37,7 @@ public static partial class CatalogueMarkdown
                 string.Join(", ", s.Servers.Select(Code)),
                 string.Join(", ", s.Caches.Select(Code)),
                 Cell(s.Durability.Fsync) + Span(s.Durability.FsyncIntervalMs),
-                Cell(s.Durability.ProcessCrash),
+                Cell(s.Durability.ProcessCrash) + (s.Durability.ProcessCrash is "window" or "since-snapshot" ? Span(s.Durability.ProcessCrashWindowMs ?? s.Durability.LossWindowMs) : ""),
                 Cell(s.Durability.PowerLoss) + (s.Durability.PowerLoss == "nothing" ? "" : Span(s.Durability.LossWindowMs)),
                 s.Delivery is null ? "" : Cell(s.Delivery.Read),
                 s.Delivery is null ? "" : Cell(s.Delivery.Leased),
@@ -53,7 +53,7 @@ public static partial class CatalogueMarkdown
             .AppendLine("- *fsync*: when an acknowledged write is forced to disk: per-commit (before the answer), periodic (at most every interval shown), " +
                         "kernel (written before the answer, flushed by the kernel's writeback), snapshot (only whole snapshots, every interval shown at best) or never.")
             .AppendLine("- *kill -9 loses*, *power loss loses*: what a kill of the server's process, and a power cut of its host, may cost in acknowledged writes: " +
-                        "nothing, window (about the last span shown under power loss), since-snapshot (everything since the last snapshot) or anything.")
+                        "nothing, window (about the last span shown), since-snapshot (everything since the last snapshot) or anything.")
             .AppendLine("- *GET /read*, *leased read*: what each queue read path promises end to end when the reader, the service or the server fails mid-read: " +
                         "at-most-once (the message is removed before the answer is sent, so a read whose answer is lost loses it; none is handed out twice) " +
                         "or at-least-once (`POST /read/{queue}?lease=30s` holds the message until `POST /ack/{queue}/{receipt}`; one not acknowledged within its lease " +

@@ -10,7 +10,12 @@ namespace IntegrationService.Storage;
 /// <param name="ProcessCrash">What a kill -9 of the server may lose of acknowledged writes (<see cref="Loss"/>).</param>
 /// <param name="PowerLoss">What a power cut of the server's host may lose of acknowledged writes (<see cref="Loss"/>).</param>
 /// <param name="LossWindowMs">For <see cref="Loss.Window"/> and <see cref="Loss.SinceSnapshot"/>: about how much time of acknowledged writes, in milliseconds.</param>
-public sealed record DurabilityFacts(string Fsync, int? FsyncIntervalMs, string ProcessCrash, string PowerLoss, int? LossWindowMs)
+/// <param name="ProcessCrashWindowMs">
+/// Where a kill -9 may lose a shorter window than a power loss (the server writes to its files shortly after
+/// the answer, and fsyncs them much later): that window, in milliseconds. Null: <paramref name="LossWindowMs"/>
+/// for both faults.
+/// </param>
+public sealed record DurabilityFacts(string Fsync, int? FsyncIntervalMs, string ProcessCrash, string PowerLoss, int? LossWindowMs, int? ProcessCrashWindowMs = null)
 {
     /// <summary>Nothing acknowledged is lost by either fault.</summary>
     public static DurabilityFacts Synchronous { get; } = new(FsyncPolicy.PerCommit, null, Loss.Nothing, Loss.Nothing, null);

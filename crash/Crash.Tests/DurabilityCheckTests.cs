@@ -71,6 +71,20 @@ public sealed class DurabilityCheckTests
     }
 
     [Fact]
+    public void AKillIsCheckedAgainstTheKillsOwnWindowAndAPowerLossAgainstItsLongerOne()
+    {
+        // nats-jetstream's facts: a kill may lose its last second, a power loss its last two minutes.
+        var aof = CatalogueFixture.Entry("redis-aof");
+        var nats = aof with { Durability = aof.Durability with { ProcessCrash = Loss.Window, LossWindowMs = 120_000, ProcessCrashWindowMs = 1000 } };
+        var kill = DurabilityCheck.Judge(QueueAged(6000, 0, 2500, 300), Faults.Find("db-kill")!, nats);
+        Assert.False(kill.Ok);
+        Assert.Equal((1000L, 1L), (kill.WindowMs!.Value, kill.LostBeyondWindow!.Value));
+        var power = DurabilityCheck.Judge(QueueAged(6000, 0, 2500, 300), Faults.Find("power-loss")!, nats);
+        Assert.True(power.Ok);
+        Assert.Equal((120_000L, "no write older than the window"), (power.WindowMs!.Value, power.NotChecked));
+    }
+
+    [Fact]
     public void AWindowRowThatLosesOnlyWritesYoungerThanItsWindowPassesAndSaysSo()
     {
         var check = Judge("redis-persistent", "power-loss", KeysAged(6000, 900, 200));

@@ -125,6 +125,19 @@ public sealed class RunLengthTests : IDisposable
     }
 
     [Fact]
+    public void AKillRowWaitsForTheKillsOwnWindowNotThePowerLosss()
+    {
+        // nats-jetstream's facts: a kill may lose its last second (written to the file shortly after the ack), a power loss two minutes.
+        var aof = CatalogueFixture.Entry("redis-aof");
+        var nats = aof with { Durability = aof.Durability with { ProcessCrash = "window", LossWindowMs = 120_000, ProcessCrashWindowMs = 1000 } };
+        var catalogue = new Harness.Catalogue.StorageCatalogue([nats]);
+        var runner = new MatrixRunner(Options() with { Seconds = 10 }, catalogue);
+        var rows = MatrixPlan.Build(catalogue, ["redis-aof"], ["queue"], ["db-kill", "power-loss"]).ToDictionary(r => r.Fault.Name);
+        Assert.Equal(12.0, runner.RunOptions(rows["db-kill"], Path.Combine(_dir, "k.json")).FaultAt);
+        Assert.Equal(250.0, runner.RunOptions(rows["power-loss"], Path.Combine(_dir, "p.json")).FaultAt);
+    }
+
+    [Fact]
     public void ALongRunKeepsAWindowRowsFaultAThirdOfTheWayIn() =>
         Assert.Equal(40, RunLength.For(120, 40, Shipped.ServersRestart(["tarantool"])).AfterWindow(30_000, readShare: 0).FaultAt);
 

@@ -55,10 +55,13 @@ public sealed record FaultSpec(string Name, FaultTarget Target, Promise Promise,
     /// <summary>
     /// The window a run with this fault is checked against, in ms: lossWindowMs for <see cref="Loss.Window"/>,
     /// and for <see cref="Loss.SinceSnapshot"/> the stated snapshot interval (lossWindowMs too), taken as a
-    /// window because a run cannot see when the last snapshot completed. Null for nothing and anything, or
-    /// where the catalogue states no lossWindowMs.
+    /// window because a run cannot see when the last snapshot completed; a process crash's own
+    /// processCrashWindowMs where the catalogue states one (a kill loses less than a power loss). Null for
+    /// nothing and anything, or where the catalogue states no window.
     /// </summary>
-    public long? WindowMs(StorageDescription entry) => Promised(entry) is Loss.Window or Loss.SinceSnapshot ? entry.Durability.LossWindowMs : null;
+    public long? WindowMs(StorageDescription entry) => Promised(entry) is Loss.Window or Loss.SinceSnapshot
+        ? Promise == Promise.ProcessCrash ? entry.ProcessCrashWindowMs() : entry.Durability.LossWindowMs
+        : null;
 
     /// <summary>The processes the fault hits for <paramref name="entry"/>: its servers, or none (the service).</summary>
     public IReadOnlyList<string> Targets(StorageDescription entry) => Target == FaultTarget.Servers ? entry.Servers : [];
