@@ -312,6 +312,25 @@ public sealed class ResultsPageTests
         Assert.DoesNotContain("| 99 |", page);
     }
 
+    [Fact]
+    public void CrashResultsKeptAsFilesOfSeveralDaysAreNamedByFileAndDated()
+    {
+        using var dir = new RunDirectory();
+        dir.Run("postgres", "author-read", 10, s => 20 * (s + 1), _ => 1, Schedule);
+        ReportBuilder.Build(dir.Path, sloMs: 10);
+        var kept = Directory.CreateDirectory(Path.Combine(dir.Path, "docs", "crash")).FullName;
+        File.WriteAllText(Path.Combine(kept, "aof-20261127.json"), KvKillRow);
+        File.WriteAllText(Path.Combine(kept, "sentinel-20261201.json"), "[" + FailoverRun("primary-kill", 1, "2.1", 0, "1.2") + "]");
+
+        var page = ResultsPage.Render(Path.Combine(dir.Path, "summary.json"), dir.Path, Path.Combine(dir.Path, "docs", "RESULTS.md"),
+            [Lab.Verdicts.CrashTableReader.SummaryPath(Path.Combine(kept, "aof-20261127.json")), Lab.Verdicts.CrashTableReader.SummaryPath(Path.Combine(kept, "sentinel-20261201.json"))]);
+
+        Assert.Contains("From the crash tests of 2026-11-27 to 2026-12-01 (`script/crashtest`; results: `aof-20261127.json`, `sentinel-20261201.json`).", page);
+        Assert.Contains(" --crash docs/crash/aof-20261127.json --crash docs/crash/sentinel-20261201.json --readme README.md`", page);
+        Assert.Contains("| redis-sentinel | kv | primary-kill | 1 |", page);
+        Assert.Throws<Harness.CommandLine.InputException>(() => Lab.Verdicts.CrashTableReader.SummaryPath(Path.Combine(kept, "missing.json")));
+    }
+
     // One run of a failover row as crash writes it: labelled "… #k", with unavailable_s and a timeline.
     private static string FailoverRun(string fault, int k, string unavailableS, int lost, string p99BackS, bool ok = true, int stale = 0, string idle = "null") =>
         $$"""

@@ -12,7 +12,7 @@ public sealed class ReportCommand : Command
     private readonly Option<double> _sloMs = CliOption.Create("--slo-ms", "The p99 (ms) a second must hold to count towards max rps @ SLO",
         ValueParsers.PositiveNumber, "ms").WithDefault(10);
     private readonly Option<string?> _readme = new("--readme") { Description = "Also replace the results block of this page (README.md) with a short table of the run", HelpName = "file" };
-    private readonly Option<string[]> _crash = new("--crash") { Description = "With --results: also the durability table of these crash tests' folders (their summary.json; repeatable), and their failover runs as distributions; without it, the page keeps the durability sections it has", HelpName = "dir" };
+    private readonly Option<string[]> _crash = new("--crash") { Description = "With --results: also the durability table of these crash tests' folders (their summary.json) or results files (a summary.json kept elsewhere, such as docs/crash/*.json; repeatable), and their failover runs as distributions; without it, the page keeps the durability sections it has", HelpName = "dir|file" };
     private readonly Option<string?> _results = new("--results") { Description = "Also write this Markdown page of the current figures (docs/RESULTS.md) from the report", HelpName = "file" };
 
     public ReportCommand() : base("report", "Writes report.md, report.html, summary.json and charts/*.svg into the run directory")
@@ -33,7 +33,7 @@ public sealed class ReportCommand : Command
         if (parse.GetValue(_results) is { } results)
         {
             File.WriteAllText(results, ResultsPage.Render(Path.Combine(runDir, "summary.json"), runDir, results,
-                parse.GetValue(_crash) is { Length: > 0 } crash ? crash.Select(c => Path.Combine(c, "summary.json")).ToArray() : null));
+                parse.GetValue(_crash) is { Length: > 0 } crash ? crash.Select(Lab.Verdicts.CrashTableReader.SummaryPath).ToArray() : null));
             Console.Error.WriteLine($"tank: results page written to {results}");
         }
         if (parse.GetValue(_readme) is { } readme)

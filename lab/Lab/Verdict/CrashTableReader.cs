@@ -15,8 +15,7 @@ public static class CrashTableReader
 {
     public static IReadOnlyList<CrashRow> Read(string folderOrFile)
     {
-        var path = Directory.Exists(folderOrFile) ? Path.Combine(folderOrFile, "summary.json") : folderOrFile;
-        if (!File.Exists(path)) throw new InputException(path, "file", "no crash test results (script/crashtest writes summary.json into its output folder)");
+        var path = SummaryPath(folderOrFile);
         using var document = ReportFileReader.Parse(path);
         var root = document.RootElement;
         var rows = root.ValueKind switch
@@ -26,6 +25,17 @@ public static class CrashTableReader
             _ => throw new InputException(path, "the top level", "is neither an array of crash results nor one"),
         };
         return rows;
+    }
+
+    /// <summary>
+    /// The results file of <paramref name="folderOrFile"/>: a crash test's output folder's summary.json, or the file itself
+    /// (a summary.json kept elsewhere, such as docs/crash/); bad input when there is none.
+    /// </summary>
+    public static string SummaryPath(string folderOrFile)
+    {
+        var path = Directory.Exists(folderOrFile) ? Path.Combine(folderOrFile, "summary.json") : folderOrFile;
+        if (!File.Exists(path)) throw new InputException(path, "file", "no crash test results (script/crashtest writes summary.json into its output folder)");
+        return path;
     }
 
     private static CrashRow Row(JsonElement row, string path, string where)
