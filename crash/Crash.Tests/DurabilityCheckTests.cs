@@ -1,6 +1,7 @@
 using IntegrationService.Storage;
 using Crash.Check;
 using Crash.Matrix;
+using Crash.Queue;
 
 namespace Crash.Tests;
 
@@ -245,5 +246,18 @@ public sealed class DurabilityCheckTests
     {
         Assert.Contains("the fault command failed (exit code 1)", Judge("postgres", "power-loss", new RowFacts(CrashKind.Author, 10, 0, 0, FaultExitCode: 1)).Problems);
         Assert.True(Judge("postgres", "db-stop", new RowFacts(CrashKind.Author, 10, 0, 0, FaultExitCode: null)).Ok); // still running at the read-back
+    }
+
+    [Fact]
+    public void AFaultWhoseTargetWasNeverFoundFailsItsRow()
+    {
+        // script/services could not name the primary, so nothing was killed and no exit code came back: 29 runs of a
+        // rabbitmq-r3 campaign read "ok" so (2026-11-30).
+        const string error = "'script/services primary rabbitmq-r3' exited 1: error: rabbitmq-r3: no node answers with the queue's leader";
+        var facts = new QueueResult { Storage = "rabbitmq-r3", Kind = "queue", Fault = "primary-kill", Acked = 10, ReadBackReadyS = 1, DrainComplete = true, FaultError = error }.Facts();
+        var check = Judge("redis-sentinel", "primary-kill", facts with { Kind = CrashKind.KeyValue });
+        Assert.False(check.Ok);
+        Assert.Equal([$"the fault did not happen: {error}"], check.Problems);
+        Assert.True(Judge("redis-sentinel", "primary-kill", facts with { Kind = CrashKind.KeyValue, FaultError = null }).Ok);
     }
 }

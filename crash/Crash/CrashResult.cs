@@ -72,7 +72,7 @@ public sealed record CrashResult : RunResult
 
     public override RowFacts Facts() => new(CrashKinds.Parse(Kind) ?? CrashKind.Author, Acked, Lost, Stale, Changed, Unverified,
         CacheDisagreements: CacheDisagreements ?? 0, ApiCameBack: ReadBackReadyS is not null, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
-        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs);
+        LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs, FaultError: FaultError);
 
     /// <summary>The one line crash run prints on stdout.</summary>
     public override string Summary()

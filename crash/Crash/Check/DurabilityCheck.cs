@@ -42,6 +42,7 @@ public static class DurabilityCheck
         var notes = new List<string>();
         // A fault that did not happen proves nothing about the promise.
         if (facts.FaultExitCode is { } code && code != 0) problems.Add($"the fault command failed (exit code {code})");
+        if (facts.FaultError is { } error) problems.Add($"the fault did not happen: {error}");
         if (facts.Acked == 0) problems.Add("no write was acknowledged");
         if (!facts.ApiCameBack) problems.Add("the API did not answer again after the fault");
         if (facts.ServerErrors > 0) problems.Add($"{facts.ServerErrors} writes answered a 5xx other than 503 (a backend's failure must be a 503 with Retry-After)");

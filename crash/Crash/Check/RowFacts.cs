@@ -4,7 +4,8 @@ namespace Crash.Check;
 /// <param name="ReadsInDoubt">Queue reads that failed around the fault: each may have taken a message with it.</param>
 /// <param name="Unexpected">Queue messages delivered that were never written (or were refused).</param>
 /// <param name="ApiCameBack">The API answered again after the fault (the read-back or the drain could start).</param>
-/// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began).</param>
+/// <param name="FaultExitCode">The fault command's exit code (null: still running when the read-back began, or it could not run: <paramref name="FaultError"/>).</param>
+/// <param name="FaultError">Why the fault could not be carried out (its target not found, its command not started); null: it ran.</param>
 /// <param name="ServerErrors">Writes answered with a 5xx other than 503 (the service must shed with 503, never fail with 500).</param>
 /// <param name="LostAgesMs">
 /// Each lost write's age at the fault, in ms (<see cref="AckAges"/>): a lost message's, or for a lost or
@@ -30,7 +31,8 @@ public sealed record RowFacts(
     IReadOnlyList<long>? LostAgesMs = null,
     long? OldestHeldAgeMs = null,
     ReadPath? ReadPath = null,
-    DuplicateTimes? Duplicates = null);
+    DuplicateTimes? Duplicates = null,
+    string? FaultError = null);
 
 /// <summary>
 /// When the read that first took each duplicated message was sent, and when the fault started and ended (s on the

@@ -13,6 +13,7 @@ public static class ClusterCheck
     {
         var problems = new List<string>();
         if (result.FaultExitCode is { } code && code != 0) problems.Add($"the fault failed (exit code {code})");
+        if (result.FaultError is { } error) problems.Add($"the fault did not happen: {error}");
         if (result.Acked == 0) problems.Add("no write was acknowledged");
         if (result.ReadBackReadyS is null) problems.Add("the API did not answer again after the fault");
         if (result.Lost > 0) problems.Add($"{result.Lost} acknowledged writes lost");

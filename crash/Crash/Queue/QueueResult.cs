@@ -45,7 +45,8 @@ public sealed record QueueResult : RunResult
     public override RowFacts Facts() => new(CrashKind.Queue, Acked, Lost, Stale, Unverified: Unverified, Duplicated: Duplicated, Unexpected: Unexpected,
         ReadsInDoubt: ReadsInDoubt, ReadPath: ReadPath, ApiCameBack: ReadBackReadyS is not null && DrainComplete, FaultExitCode: FaultExitCode, ServerErrors: Failed.ServerErrors,
         LostAgesMs: KnownLostAges, OldestHeldAgeMs: OldestHeldAgeMs,
-        Duplicates: DuplicatedFirstReadS is { } firstReads ? new DuplicateTimes(firstReads, FaultStartedS, FaultEndedS, TimeoutMs / 1000.0) : null);
+        Duplicates: DuplicatedFirstReadS is { } firstReads ? new DuplicateTimes(firstReads, FaultStartedS, FaultEndedS, TimeoutMs / 1000.0) : null,
+        FaultError: FaultError);
 
     public override string Summary()
     {
