@@ -58,4 +58,25 @@ public sealed class MatrixLeftBehindTests : IDisposable
     public void RowsWithoutFailoverAskNothing() =>
         // The stand-in would name a partition and fail pid: neither is asked when no row is a failover.
         Assert.Empty(MatrixRunner.LeftBehind(Services(partitions: "integration_partition_1", pidFails: true), Rows("db-kill")));
+
+    [Fact]
+    public void EachArchitecturesServersGoDownAfterItsLastRunIfTheMatrixMayStopThem()
+    {
+        var catalogue = CatalogueFixture.Load();
+        var rows = MatrixPlan.Build(catalogue, ["postgres", "postgres-redis-cache", "redis-sentinel"], ["author", "kv"], ["db-kill"]);
+        Assert.Equal(["postgres author db-kill", "postgres kv db-kill", "postgres-redis-cache author db-kill", "redis-sentinel kv db-kill"], rows.Select(r => r.Label));
+        var release = new HashSet<string> { "postgres", "redis-cache", "redis-sentinel" };
+        Assert.Equal(["postgres", "redis-cache"], MatrixRunner.Needs(rows[2]));
+        // postgres serves the cache architecture after its own rows; the cache and the sentinel topology go after their last.
+        Assert.Empty(MatrixRunner.Releasable(rows, 0, release));
+        Assert.Empty(MatrixRunner.Releasable(rows, 1, release));
+        Assert.Equal(["postgres", "redis-cache"], MatrixRunner.Releasable(rows, 2, release));
+        Assert.Equal(["redis-sentinel"], MatrixRunner.Releasable(rows, 3, release));
+        // A server the caller found up is left up.
+        Assert.Empty(MatrixRunner.Releasable(rows, 3, new HashSet<string> { "postgres" }));
+    }
+
+    [Fact]
+    public void AReleasedServerIsNotCheckedAgainAtTheEnd() =>
+        Assert.Empty(MatrixRunner.LeftBehind(Services(pidFails: true), Rows("primary-kill"), new HashSet<string> { "redis-sentinel" }));
 }

@@ -45,6 +45,8 @@ public sealed class MatrixCommand : Command
         "Only these rows of the matrix --storage, --kind and --fault make, each 'architecture kind fault', comma-separated", ValueParsers.NonEmpty, "'a k f',…");
     private readonly Option<bool> _fullLength = CliOption.Flag("--full-length",
         "Every run writes for its whole planned length; without it a run extended for its fault's restart budget ends 2 s after p99 held under the SLO for 3 s after the fault, never before --seconds");
+    private readonly Option<string> _release = CliOption.Create("--release",
+        "Servers (script/services names) to stop once no later run needs them (those the caller found down); each run brings its own architecture's servers and caches up", ValueParsers.NonEmpty, "a,b");
     private readonly Option<bool> _check = CliOption.Flag("--check", "Exit 1 if a run loses more than its architecture promises for the fault, or its API does not come back");
     private readonly Option<bool> _plan = CliOption.Flag("--plan", "Print the runs and their fault targets, run nothing");
     private readonly Option<KeyRange> _items = CliOption.Create("--items", "The item ids item runs write", ValueParsers.KeyRange, "A-B").WithDefault(new KeyRange(1000, 1999));
@@ -53,7 +55,7 @@ public sealed class MatrixCommand : Command
 
     public MatrixCommand() : base("matrix", "Every run the catalogue calls for: each architecture serving each --kind, with each --fault; a result per run, summary.json and summary.md in --out")
     {
-        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _only, _fullLength, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
+        foreach (var option in new Option[] { _url, _serviceDir, _services, _catalogue, _out, _storage, _kind, _fault, _seconds, _root, _restartBudgets, _stopSeconds, _quick, _failoverRepeats, _only, _fullLength, _release, _check, _plan, _items, _locations, _sloMs, _recoverSeconds }.Concat(_rates.All))
             Add(option);
         SetAction(Run);
     }
@@ -80,6 +82,7 @@ public sealed class MatrixCommand : Command
             Locations = parse.GetRequiredValue(_locations),
             Check = parse.GetValue(_check),
             FullLength = parse.GetValue(_fullLength),
+            Release = List(parse.GetValue(_release)).ToHashSet(StringComparer.Ordinal),
             SloMs = parse.GetRequiredValue(_sloMs),
             RecoverSeconds = parse.GetRequiredValue(_recoverSeconds),
         };

@@ -58,6 +58,9 @@ internal sealed class ServerControl(string servicesScript)
     /// <summary><c>script/services up SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
     public bool Up(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["up", .. servers], log.Path) == 0;
 
+    /// <summary><c>script/services down SERVER…</c>, its output in <paramref name="log"/>; false if it failed.</summary>
+    public bool Down(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["down", .. servers], log.Path) == 0;
+
     /// <summary><c>script/services powercut SERVER…</c>: every process killed, what was not fsynced dropped, started again.</summary>
     public bool Powercut(IReadOnlyList<string> servers, FaultLog log) => ProcessRunner.RunLogged(servicesScript, ["powercut", .. servers], log.Path) == 0;
 }

@@ -28,6 +28,11 @@ public sealed record MatrixOptions
     public bool Check { get; init; }
     /// <summary>The p99 the timeline's recovery is measured against.</summary>
     public double SloMs { get; init; } = 10;
+    /// <summary>
+    /// --release: servers (script/services names) the matrix stops once no later row needs them (script/crashtest: those it found
+    /// down), so that each architecture runs beside only the servers of the rows still to come that are already up, not every topology.
+    /// </summary>
+    public IReadOnlySet<string> Release { get; init; } = new HashSet<string>();
     /// <summary>--full-length: every run writes for its whole planned length, even where p99 held back under the SLO long before (<see cref="Timeline.EarlyEnd"/>).</summary>
     public bool FullLength { get; init; }
 

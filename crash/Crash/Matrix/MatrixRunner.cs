@@ -52,31 +52,53 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
     /// (a rule that would cut the nodes off), and after failover rows, a node of a replicated server that is not
     /// running or is still stopped (SIGSTOP). Empty when the matrix leaves the servers as whole as it found them.
     /// </summary>
-    internal static IReadOnlyList<string> LeftBehind(ServerControl servers, IReadOnlyList<MatrixRow> rows)
+    internal static IReadOnlyList<string> LeftBehind(ServerControl servers, IReadOnlyList<MatrixRow> rows, IReadOnlySet<string>? released = null)
     {
         var problems = new List<string>();
         if (rows.Any(r => r.Fault.Name.StartsWith("primary-partition", StringComparison.Ordinal)) && servers.Partitions() is { Count: > 0 } left)
         {
             problems.Add($"partitions left in place after the runs: {string.Join(", ", left)} (script/services heal NAME removes them)");
         }
-        foreach (var server in rows.Where(r => r.Fault.Promise == Promise.Failover).SelectMany(r => r.Fault.Targets(r.Storage)).Distinct().Order(StringComparer.Ordinal))
+        foreach (var server in FailoverTargets(rows).Where(s => released?.Contains(s) != true))
         {
-            IReadOnlyList<int> pids;
-            try
-            {
-                pids = servers.Pids(server);
-            }
-            catch (InvalidOperationException e)
-            {
-                problems.Add($"{server}: a node is not running after the runs (script/services pid {server}: {e.Message.ReplaceLineEndings(" ")})");
-                continue;
-            }
-            if (pids.Where(pid => Signals.State(pid) == 'T').ToList() is { Count: > 0 } stopped)
-            {
-                problems.Add($"{server}: still stopped (SIGSTOP) after the runs: pid {string.Join(", ", stopped)}");
-            }
+            problems.AddRange(NotWhole(servers, server));
         }
         return problems;
+    }
+
+    /// <summary>The servers failover rows strike, each once.</summary>
+    private static IEnumerable<string> FailoverTargets(IEnumerable<MatrixRow> rows) =>
+        rows.Where(r => r.Fault.Promise == Promise.Failover).SelectMany(r => r.Fault.Targets(r.Storage)).Distinct().Order(StringComparer.Ordinal);
+
+    /// <summary>What keeps a replicated server from being whole after failover runs: a node not running, or one still stopped.</summary>
+    private static IReadOnlyList<string> NotWhole(ServerControl servers, string server)
+    {
+        IReadOnlyList<int> pids;
+        try
+        {
+            pids = servers.Pids(server);
+        }
+        catch (InvalidOperationException e)
+        {
+            return [$"{server}: a node is not running after the runs (script/services pid {server}: {e.Message.ReplaceLineEndings(" ")})"];
+        }
+        return pids.Where(pid => Signals.State(pid) == 'T').ToList() is { Count: > 0 } stopped
+            ? [$"{server}: still stopped (SIGSTOP) after the runs: pid {string.Join(", ", stopped)}"]
+            : [];
+    }
+
+    /// <summary>The servers and caches a row's architecture runs on (script/services names): the matrix brings them up before its run.</summary>
+    internal static IReadOnlyList<string> Needs(MatrixRow row) => [.. row.Storage.Servers.Concat(row.Storage.Caches).Distinct(StringComparer.Ordinal)];
+
+    /// <summary>
+    /// The servers of <paramref name="release"/> to stop once row <paramref name="index"/> has run: those it ran on that no
+    /// later row needs. Each architecture then runs beside only the servers the rows still to come brought up, not
+    /// every topology of the matrix (idle Erlang and Go runtimes took the CPU a failover needs).
+    /// </summary>
+    internal static IReadOnlyList<string> Releasable(IReadOnlyList<MatrixRow> rows, int index, IReadOnlySet<string> release)
+    {
+        var later = rows.Skip(index + 1).SelectMany(Needs).ToHashSet(StringComparer.Ordinal);
+        return [.. Needs(rows[index]).Where(s => release.Contains(s) && !later.Contains(s))];
     }
 
     private async Task<int> RunRowsAsync(IReadOnlyList<MatrixRow> rows)
@@ -87,15 +109,43 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
         // out its whole timeout again), and the matrix goes on with the others.
         var broken = new SortedSet<string>(StringComparer.Ordinal);
         var status = 0;
-        foreach (var row in rows)
+        var released = new SortedSet<string>(StringComparer.Ordinal);
+        var serversLog = new FaultLog(Path.Combine(options.Out, "servers.log"));
+        for (var index = 0; index < rows.Count; index++)
         {
+            var row = rows[index];
+            // After the row, its servers that no later row needs go down, if the matrix may stop them (--release).
+            try
+            {
+                status = Math.Max(status, await RunRowAsync(row).ConfigureAwait(false));
+            }
+            finally
+            {
+                if (Releasable(rows, index, options.Release) is { Count: > 0 } done)
+                {
+                    foreach (var problem in done.Where(s => FailoverTargets(rows.Take(index + 1)).Contains(s)).SelectMany(s => NotWhole(_servers, s)))
+                    {
+                        Console.Error.WriteLine($"crash: {problem}");
+                        status = 1;
+                    }
+                    Console.Error.WriteLine($"crash: no later run needs {string.Join(' ', done)}: stopping {(done.Count == 1 ? "it" : "them")}");
+                    _servers.Down(done, serversLog);
+                    released.UnionWith(done);
+                }
+            }
+        }
+
+        async Task<int> RunRowAsync(MatrixRow row)
+        {
+            var rc = 0;
             var path = Path.Combine(options.Out, row.FileName);
             var run = RunOptions(row, path);
             Console.Error.WriteLine($"crash: {row.Label}: {MatrixCommand.RateAndLength(run)}");
             // Every run starts from whole servers: a fault may leave them recovering after its run ended (a failover
-            // engine demoting a zombie primary, Sentinels out of TILT mode 30 s after their node was stopped).
-            var targets = row.Fault.Targets(row.Storage);
-            if (targets.Count > 0 && (targets.Any(broken.Contains) || !_servers.Up(targets, new FaultLog(Path.Combine(options.Out, "servers.log")))))
+            // engine demoting a zombie primary, Sentinels out of TILT mode 30 s after their node was stopped); and the
+            // servers and caches of its architecture are up, started here if no earlier row needed them.
+            var targets = Needs(row);
+            if (targets.Any(broken.Contains) || !_servers.Up(targets, serversLog))
             {
                 var why = targets.Any(broken.Contains)
                     ? $"{string.Join(' ', targets.Where(broken.Contains))} did not come back whole before an earlier run"
@@ -103,8 +153,7 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
                 Console.Error.WriteLine($"crash: {row.Label}: not run: {why}");
                 notRun.Add($"{row.Label}: {why}");
                 broken.UnionWith(targets);
-                status = 1;
-                continue;
+                return 1;
             }
             if (row.StartsFromAnEmptyQueue)
                 Console.Error.WriteLine($"crash: {row.Label}: emptied the queue: {_service.EmptyQueue(row.Storage.Name)}");
@@ -113,18 +162,20 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
             if (exitCode != 0)
             {
                 Console.Error.WriteLine($"crash: {row.Label}: exit code {exitCode} (the API {(result is null ? "was not up before the run" : "did not come back")})");
-                status = 1;
+                rc = 1;
             }
-            if (result is null) continue;
+            if (result is null) return rc;
             result = result with { Fault = row.Fault.Name, Replicated = row.Storage.Replication is not null, Check = DurabilityCheck.Judge(result.Facts(), row.Fault, row.Storage) };
             result.Write(path);
             if (result.Timeline is { } timeline)
                 File.WriteAllText(Path.Combine(options.Out, MatrixSummary.ChartFile(row.Label)), Timeline.TimelineSvg.Render(timeline, row.Label));
             results.Add(result);
             Console.WriteLine(result.Summary());
+            return rc;
         }
+
         _service.Stop();
-        foreach (var problem in LeftBehind(_servers, rows))
+        foreach (var problem in LeftBehind(_servers, rows, released))
         {
             Console.Error.WriteLine($"crash: {problem}");
             status = 1;
