@@ -251,8 +251,7 @@ public sealed class DurabilityCheckTests
     [Fact]
     public void AFaultWhoseTargetWasNeverFoundFailsItsRow()
     {
-        // script/services could not name the primary, so nothing was killed and no exit code came back: 29 runs of a
-        // rabbitmq-r3 campaign read "ok" so (2026-11-30).
+        // script/services could not name the primary, so nothing was killed and no exit code came back.
         const string error = "'script/services primary rabbitmq-r3' exited 1: error: rabbitmq-r3: no node answers with the queue's leader";
         var facts = new QueueResult { Storage = "rabbitmq-r3", Kind = "queue", Fault = "primary-kill", Acked = 10, ReadBackReadyS = 1, DrainComplete = true, FaultError = error }.Facts();
         var check = Judge("redis-sentinel", "primary-kill", facts with { Kind = CrashKind.KeyValue });
