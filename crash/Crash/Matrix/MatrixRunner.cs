@@ -129,7 +129,8 @@ internal sealed class MatrixRunner(MatrixOptions options, StorageCatalogue catal
                         status = 1;
                     }
                     Console.Error.WriteLine($"crash: no later run needs {string.Join(' ', done)}: stopping {(done.Count == 1 ? "it" : "them")}");
-                    _servers.Down(done, serversLog);
+                    if (!_servers.Down(done, serversLog))
+                        Console.Error.WriteLine($"crash: script/services down {string.Join(' ', done)} failed (see servers.log); they stay up beside the later runs");
                     released.UnionWith(done);
                 }
             }
