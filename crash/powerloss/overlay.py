@@ -1,6 +1,7 @@
 """The data of one file that is not durable yet, for powerlossfs."""
 
 import os
+import time
 
 PAGE = 4096
 
@@ -14,6 +15,8 @@ class Overlay:
     """
 
     def __init__(self, backing_size):
+        # When the file became dirty (it has no overlay while it is clean): what the kernel's writeback goes by.
+        self.dirtied_at = time.monotonic()
         self.durable_size = backing_size
         self.size = backing_size
         self.floor = backing_size

@@ -17,6 +17,7 @@ import logging
 import os
 import shutil
 import stat
+import time
 
 import pyfuse3
 import trio
@@ -105,11 +106,14 @@ def answer_eio_on_bugs(cls):
 class PowerLossFs(pyfuse3.Operations):
     enable_writeback_cache = False
 
-    def __init__(self, backing, mode="strict", sync_backing=True):
+    def __init__(self, backing, mode="strict", sync_backing=True, writeback_s=None):
         super().__init__()
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
+        if writeback_s is not None and writeback_s <= 0:
+            raise ValueError("writeback_s must be positive")
         self.mode = mode
+        self.writeback_s = writeback_s
         self.sync_backing = sync_backing
         self.backing = os.fsencode(os.path.abspath(backing))
         self.root_st_ino = os.lstat(self.backing).st_ino
@@ -401,6 +405,26 @@ class PowerLossFs(pyfuse3.Operations):
         for op in self.pending:
             self._durable(op)
         self.pending = []
+
+    async def writeback(self):
+        """The kernel's writeback, for a mount that asked for it (--writeback SECONDS; Linux: dirty_expire_centisecs,
+        30 s, checked every dirty_writeback_centisecs, 5 s). Every fifth of the expiry (at most 5 s), each file dirty
+        for longer than the expiry is written and made durable, as the kernel writes back an inode dirtied that long
+        ago: a write not fsynced survives a cut once it is between the expiry and the expiry plus the interval old.
+        In ordered mode the pending name changes are committed at every pass too, as ext4 commits its journal every
+        5 s. Runs until cancelled."""
+        interval = min(5.0, self.writeback_s / 5)
+        while True:
+            await trio.sleep(interval)
+            now = time.monotonic()
+            for node in list(self.nodes.values()):
+                if node.overlay is not None and now - node.overlay.dirtied_at >= self.writeback_s:
+                    try:
+                        await self._make_file_durable(node)
+                    except (OSError, pyfuse3.FUSEError) as err:
+                        log.warning("writeback: %s", err)
+            if self.mode == "ordered":
+                self._commit_dir(None)
 
     def status(self):
         files = [n for n in self.nodes.values() if n.overlay is not None]
