@@ -9,7 +9,7 @@ using NATS.Client.JetStream.Models;
 namespace IntegrationService.Tests.Unit;
 
 /// <summary>
-/// The NATS queue's take (<see cref="NatsQueueStore.TakeAsync(INatsJSConsumer, int, Func{Exception, StorageUnavailableException}, CancellationToken)"/>)
+/// The NATS queue's take (<see cref="NatsQueueStore.TakeAsync(INatsJSConsumer, int, Func{Exception, StorageUnavailableException}, CancellationToken, IReadOnlyList{TimeSpan}?, SemaphoreSlim?)"/>)
 /// on a consumer faked in memory: one no-wait fetch for the reads waiting, a double ack of every
 /// message, and no answer before every ack has answered.
 /// </summary>
@@ -138,6 +138,48 @@ public sealed class NatsQueueTakeTests
         Assert.Equal(3, reads[1]!.Answer().Id);
         Assert.Null(reads[2]); // the queue had no more: 204
         Assert.Equal([1, 3], consumer.Fetches.Select(f => f.MaxMsgs));
+    }
+
+    /// <summary>
+    /// Takes that share the store's order fetch one at a time, and each sends its acks before the next
+    /// fetches: nats-server hands the messages of two pull requests out in turn, and acks arriving out of
+    /// stream order made it rewrite (compact) each 8-MB block it was emptying.
+    /// </summary>
+    [Fact]
+    public async Task TakesThatShareAnOrderFetchOneAtATimeAndAckBeforeTheNextFetch()
+    {
+        var first = new FakeMessage(1) { Release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously) };
+        var consumer = new FakeConsumer(first, new FakeMessage(2), new FakeMessage(3))
+        {
+            Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously),
+        };
+        using var inOrder = new SemaphoreSlim(1, 1);
+
+        var a = NatsQueueStore.TakeAsync(consumer, 1, Unavailable, CancellationToken.None, inOrder: inOrder);
+        var b = NatsQueueStore.TakeAsync(consumer, 2, Unavailable, CancellationToken.None, inOrder: inOrder);
+        await WaitUntil(() => consumer.Fetches.Count == 1);
+        await Task.Delay(50);
+        Assert.Single(consumer.Fetches); // b waits for a's fetch
+
+        consumer.Gate.SetResult();
+        await WaitUntil(() => consumer.Fetches.Count == 2);
+        Assert.Equal([true], first.Acks); // a's ack went out before b fetched
+        Assert.False(a.IsCompleted); // and a still waits for its answer while b runs
+        Assert.Equal([2L, 3L], (await b).Select(t => t.Answer().Id));
+
+        first.Release.SetResult();
+        Assert.Equal([1L], (await a).Select(t => t.Answer().Id));
+
+        // Without the order, the second fetch goes out while the first is still under way.
+        var unordered = new FakeConsumer(new FakeMessage(1), new FakeMessage(2))
+        {
+            Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously),
+        };
+        var c = NatsQueueStore.TakeAsync(unordered, 1, Unavailable, CancellationToken.None);
+        var d = NatsQueueStore.TakeAsync(unordered, 1, Unavailable, CancellationToken.None);
+        await WaitUntil(() => unordered.Fetches.Count == 2);
+        unordered.Gate.SetResult();
+        await Task.WhenAll(c, d);
     }
 
     private static async Task WaitUntil(Func<bool> condition)

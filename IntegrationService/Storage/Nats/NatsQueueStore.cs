@@ -17,11 +17,14 @@ namespace IntegrationService.Storage.Nats;
 /// (one pull request and one inbox subscription, where each read used to make its own), then a
 /// double ack of every message fetched, all sent at once and all awaited before any read is
 /// answered. Each read gets one message, in the consumer's order, the first to the read that came
-/// first. A message whose ack failed is not handed out: its read answers 503 (the server may have
-/// deleted it, if only the ack's answer was lost, or hands it out again after the consumer's ack
-/// wait), while the reads whose acks were confirmed get theirs. So a message goes to a reader only
-/// once the server has confirmed its deletion, and to one reader only. If the service dies between
-/// fetch and ack, the server hands the fetched messages out again after the ack wait.
+/// first. The takes fetch one at a time, and each sends its acks before the next fetches: nats-server
+/// deals the messages of concurrent pull requests out in turn, and the acks of two takes, arriving out of
+/// stream order, made it compact (rewrite) each 8-MB block of the stream before it emptied it. A
+/// message whose ack failed is not handed out: its read answers 503 (the server may have deleted it,
+/// if only the ack's answer was lost, or hands it out again after the consumer's ack wait), while the
+/// reads whose acks were confirmed get theirs. So a message goes to a reader only once the server has
+/// confirmed its deletion, and to one reader only. If the service dies between fetch and ack, the
+/// server hands the fetched messages out again after the ack wait.
 /// </para>
 /// <para>
 /// <b>The leased read is a message awaiting its ack</b> on the same consumer: a lease fetches one
@@ -70,6 +73,7 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
     private readonly IReadOnlyList<TimeSpan> _catchUp;
     private readonly QueueTakeBatcher<TakenRead> _takes;
     private readonly LeaseBook<ulong, INatsJSMsg<byte[]>> _leases;
+    private readonly SemaphoreSlim _fetchesInOrder = new(1, 1);
 
     public NatsQueueStore(NatsJetStreamQueue queue, ILogger<NatsQueueStore> logger)
     {
@@ -92,18 +96,53 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
         (await _takes.TakeOneAsync())?.Answer();
 
     private Task<IReadOnlyList<TakenRead>> TakeAsync(int count) =>
-        _queue.RunAsync((consumer, deadline) => TakeAsync(consumer, count, e => _queue.Unavailable(e, deadline), deadline, _catchUp));
+        _queue.RunAsync((consumer, deadline) => TakeAsync(consumer, count, e => _queue.Unavailable(e, deadline), deadline, _catchUp,
+            _fetchesInOrder));
 
     /// <summary>
     /// One take: a no-wait fetch of up to <paramref name="count"/> messages (given up after
     /// <see cref="FetchExpiry"/> with what came; an empty one that ended at once asked again after each
     /// pause of <paramref name="catchUp"/>), then a double ack of each, sent together; it returns once
-    /// every ack has been answered, one item per message fetched, in the order fetched. A fetch that
-    /// fails fails the take (its messages, unacknowledged, come back after the ack wait); an ack that
+    /// every ack has been answered, one item per message fetched, in the order fetched. Takes that share
+    /// <paramref name="inOrder"/> fetch one at a time, each after the acks of the one before were sent.
+    /// A fetch that fails fails the take (its messages, unacknowledged, come back after the ack wait); an ack that
     /// fails with the broker fails its own read only.
     /// </summary>
     internal static async Task<IReadOnlyList<TakenRead>> TakeAsync(INatsJSConsumer consumer, int count,
-        Func<Exception, StorageUnavailableException> unavailable, CancellationToken deadline, IReadOnlyList<TimeSpan>? catchUp = null)
+        Func<Exception, StorageUnavailableException> unavailable, CancellationToken deadline, IReadOnlyList<TimeSpan>? catchUp = null,
+        SemaphoreSlim? inOrder = null)
+    {
+        if (inOrder is not null) await inOrder.WaitAsync(deadline);
+        Task<TakenRead>[] acks;
+        try
+        {
+            var fetched = await FetchAsync(consumer, count, deadline, catchUp);
+            if (fetched.Count == 0) return [];
+            acks = fetched.Select(message => AckAsync(message, unavailable, deadline)).ToArray();
+        }
+        finally
+        {
+            inOrder?.Release();
+        }
+        return await Task.WhenAll(acks);
+    }
+
+    private static async Task<TakenRead> AckAsync(INatsJSMsg<byte[]> message, Func<Exception, StorageUnavailableException> unavailable,
+        CancellationToken deadline)
+    {
+        try
+        {
+            await message.AckAsync(DoubleAck, deadline);
+        }
+        catch (Exception e) when (NatsJetStreamQueue.IsUnavailable(e))
+        {
+            return new TakenRead(null, unavailable(e));
+        }
+        return new TakenRead(new QueueMessage(checked((long)message.Metadata!.Value.Sequence.Stream), message.Data ?? []), null);
+    }
+
+    private static async Task<List<INatsJSMsg<byte[]>>> FetchAsync(INatsJSConsumer consumer, int count, CancellationToken deadline,
+        IReadOnlyList<TimeSpan>? catchUp)
     {
         var fetched = new List<INatsJSMsg<byte[]>>(count);
         for (var attempt = 0; ; attempt++)
@@ -124,19 +163,7 @@ public sealed class NatsQueueStore : IQueueStore, IAsyncDisposable
             if (fetched.Count > 0 || attempt >= (catchUp?.Count ?? 0)) break;
             await Task.Delay(catchUp![attempt], deadline);
         }
-        if (fetched.Count == 0) return [];
-        return await Task.WhenAll(fetched.Select(async message =>
-        {
-            try
-            {
-                await message.AckAsync(DoubleAck, deadline);
-            }
-            catch (Exception e) when (NatsJetStreamQueue.IsUnavailable(e))
-            {
-                return new TakenRead(null, unavailable(e));
-            }
-            return new TakenRead(new QueueMessage(checked((long)message.Metadata!.Value.Sequence.Stream), message.Data ?? []), null);
-        }));
+        return fetched;
     }
 
     public async Task<LeasedMessage?> LeaseAsync(TimeSpan lease, CancellationToken cancellationToken)
