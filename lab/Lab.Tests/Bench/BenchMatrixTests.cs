@@ -53,6 +53,37 @@ public sealed class BenchMatrixTests
     }
 
     [Fact]
+    public void TheProfilesAddedCellsJoinOnlyTheDefaultRunInScenarioThenCatalogueOrder()
+    {
+        // The fixture has no broker; a queue of the catalogue stands for one.
+        string[] alsoRun = ["redis_rdb queue-read", "postgres queue-read"];
+        var added = Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, alsoRun: alsoRun));
+        var expected = Build().Cells.Concat([new BenchCell(Scenario.QueueRead, "postgres"), new BenchCell(Scenario.QueueRead, "redis-rdb")])
+            .OrderBy(c => c.Scenario).ThenBy(c => CatalogueFixture.Entries.ToList().FindIndex(a => a.Name == c.Storage))
+            .Select(c => $"{c.Scenario.Name()}@{c.Storage}");
+        Assert.Equal(expected, added);
+        Assert.Equal(Cells(Build()).Length + 2, added.Length);
+        // Named runs measure what they name: --scenario and --storage leave the profile's cells out.
+        Assert.Equal(Cells(Build(scenarios: "queue-write")), Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, ["queue-write"], 0, false, alsoRun: alsoRun)));
+        Assert.Equal(Cells(Build(storages: "postgres")), Cells(BenchMatrix.Build(CatalogueFixture.Entries, ["postgres"], null, 0, false, alsoRun: alsoRun)));
+        // A cell the default run already has is not measured twice; one leave_out names stays out.
+        Assert.Equal(Cells(Build()), Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, alsoRun: ["postgres author-read"])));
+        Assert.Equal(Cells(Build()), Cells(BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, leaveOut: ["postgres queue-read"], alsoRun: ["postgres queue-read"])));
+    }
+
+    [Fact]
+    public void AnAddedCellMustBeACellTheArchitectureServesOrOfAnArchitectureThisDeploymentDoesNotOffer()
+    {
+        foreach (var wrong in new[] { "Redis RDB! queue-read", "redis-rdb blob-read", "redis-rdb", "redis-rdb queue-read extra" })
+            Assert.Contains("also_run", Assert.Throws<InputException>(() => BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, alsoRun: [wrong])).Message);
+        Assert.Contains("also_run: redis-rdb does not serve author-read",
+            Assert.Throws<InputException>(() => BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, alsoRun: ["redis-rdb author-read"])).Message);
+        var matrix = BenchMatrix.Build(CatalogueFixture.Entries, null, null, 0, false, alsoRun: ["rabbitmq queue-read"]);
+        Assert.Equal(["rabbitmq queue-read"], matrix.AlsoRunAbsent);
+        Assert.Equal(Cells(Build()), Cells(matrix));
+    }
+
+    [Fact]
     public void ALeftOutCellOfAnArchitectureThisDeploymentDoesNotOfferIsNamedAndLeavesTheRestAsItWas()
     {
         // The profile is the project's; a deployment without nats-r3 (AWS) runs it all the same.

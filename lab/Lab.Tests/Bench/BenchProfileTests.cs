@@ -1,5 +1,6 @@
 using Harness.CommandLine;
 using Lab.Bench;
+using Tank.Ammo;
 using Tank.Schedule;
 
 namespace Lab.Tests.Bench;
@@ -104,6 +105,27 @@ public sealed class BenchProfileTests
         var quick = BenchMatrix.Build(catalogue, null, null, 0, false, quick: true, leaveOut: Load(true).LeftOutCells).Cells;
         Assert.Equal(BenchMatrix.Build(catalogue, null, null, 0, false, quick: true).Cells.Count - 3, quick.Count);
         Assert.DoesNotContain(quick, c => c.Storage.EndsWith("-r3", StringComparison.Ordinal) || c.Storage == "redis-sentinel");
+    }
+
+    [Fact]
+    public void TheDefaultProfileAddsTheBrokersQueueReadsBesideTheirWrites()
+    {
+        // The fixture predates the brokers; the profile names them.
+        var catalogue = CatalogueFixture.Entries
+            .Concat(new[] { "rabbitmq", "nats-jetstream" }.Select(name => Architecture.Of(name, ["Queue"], [name], "broker")))
+            .ToList();
+        var matrix = BenchMatrix.Build(catalogue, null, null, 0, false, leaveOut: Load(false).LeftOutCells, alsoRun: Load(false).AddedCells);
+        Assert.Empty(matrix.AlsoRunAbsent);
+        foreach (var broker in new[] { "rabbitmq", "nats-jetstream" })
+        {
+            Assert.Contains(matrix.Cells, c => c.Storage == broker && c.Scenario == Scenario.QueueRead);
+            Assert.Contains(matrix.Cells, c => c.Storage == broker && c.Scenario == Scenario.QueueWrite);
+        }
+        Assert.Equal(2, matrix.Cells.Count(c => c.Scenario == Scenario.QueueRead));
+        Assert.Empty(Load(true).AddedCells);
+        Assert.Contains("added to this default run beyond its scenarios (profile also_run): rabbitmq queue-read, nats-jetstream queue-read",
+            BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r" }));
+        Assert.DoesNotContain("also_run", BenchReport.Note(Load(false), new BenchOptions { ServiceDll = "s.dll", Root = "/r", Scenarios = ["queue-write"] }));
     }
 
     [Fact]

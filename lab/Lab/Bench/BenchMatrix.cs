@@ -25,11 +25,15 @@ public sealed partial record BenchMatrix(
     /// </summary>
     public IReadOnlyList<string> LeaveOutAbsent { get; init; } = [];
 
+    /// <summary>The profile's <c>also_run</c> entries that name an architecture this catalogue does not offer: nothing of theirs is added; the run says so.</summary>
+    public IReadOnlyList<string> AlsoRunAbsent { get; init; } = [];
+
     /// <summary>
     /// The default run: fewer cells measured well rather than many measured badly, three independent
     /// repetitions of each within an hour on two cores: author reads and writes and queue writes, a
     /// write only once per server and durability (<see cref="RepeatsAnEarlierWrite"/>), and without the
-    /// profile's <c>leave_out</c> cells (<see cref="LeftOut"/>). Asked for by
+    /// profile's <c>leave_out</c> cells, with its <c>also_run</c> cells (<see cref="ProfileCells"/>: the brokers' queue
+    /// reads, beside their writes). Asked for by
     /// name: item-read and item-write (<c>--scenario item-read,item-write</c>: the original Go study,
     /// the same operations as the author cells, a read by primary key and an insert, on another
     /// layout; postgres-redis-persistent serves only items), queue-read (the brokers' reads go
@@ -78,9 +82,10 @@ public sealed partial record BenchMatrix(
         [Scenario.AuthorRead, Scenario.AuthorMixed, Scenario.ItemRead, Scenario.ItemWrite, Scenario.KvPut, Scenario.KvGet];
 
     public static BenchMatrix Build(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, int clusterNodes, bool crossCheck, bool quick = false,
-        string? workload = null, string? distribution = null, IReadOnlyList<string>? leaveOut = null)
+        string? workload = null, string? distribution = null, IReadOnlyList<string>? leaveOut = null, IReadOnlyList<string>? alsoRun = null)
     {
-        var leftOut = LeftOut(catalogue, leaveOut ?? [], out var absent);
+        var leftOut = ProfileCells(catalogue, leaveOut ?? [], "leave_out", out var absent);
+        var added = ProfileCells(catalogue, alsoRun ?? [], "also_run", out var addedAbsent);
         if (workload is not null)
         {
             // The workload sets the mix on each API it knows: authors through author-read's ids, key-value pairs over kv-get's prefilled keys.
@@ -102,6 +107,19 @@ public sealed partial record BenchMatrix(
                 .Select(a => new BenchCell(s, a.Name) { Distribution = KeyedScenarios.Contains(s) ? distribution : null }))
             .Where(c => !LeavesOut(storages, scenarios, null, clusterNodes) || !leftOut.Contains((c.Storage, c.Scenario)))
             .ToList();
+        if (LeavesOut(storages, scenarios, null, clusterNodes))
+        {
+            foreach (var (storage, scenario) in added)
+            {
+                if (!chosen.First(a => a.Name == storage).Serve(scenario.Api()))
+                    throw new InputException($"also_run: {storage} does not serve {scenario.Name()}");
+                if (!cells.Any(c => c.Storage == storage && c.Scenario == scenario) && !leftOut.Contains((storage, scenario)))
+                    cells.Add(new BenchCell(scenario, storage));
+            }
+            // Scenario order, then catalogue order, as if the scenario had been asked for.
+            var position = chosen.Select((a, i) => (a.Name, i)).ToDictionary(x => x.Name, x => x.i);
+            cells = cells.OrderBy(c => c.Scenario).ThenBy(c => position[c.Storage]).ToList();
+        }
         // A cache's benefit depends on skew: author-read asked for by name also runs with zipfian keys on every selected
         // architecture with a cache and on those with the same servers and none (postgres-redis-cache and postgres).
         if (scenarios is not null && selected.Contains(Scenario.AuthorRead) && distribution is null && !quick && clusterNodes < 2)
@@ -118,7 +136,7 @@ public sealed partial record BenchMatrix(
 
         var measured = cells.Select(c => c.Storage).Concat(clusterStores).Concat(crossChecks.Select(c => c.Storage)).ToHashSet();
         var cpuServers = catalogue.Where(a => measured.Contains(a.Name)).SelectMany(a => a.Servers.Concat(a.Caches)).Distinct().ToList();
-        return new BenchMatrix(cells, clusterStores, clusterScenarios, cpuServers, crossChecks) { LeaveOutAbsent = absent };
+        return new BenchMatrix(cells, clusterStores, clusterScenarios, cpuServers, crossChecks) { LeaveOutAbsent = absent, AlsoRunAbsent = addedAbsent };
     }
 
     /// <summary>
@@ -132,7 +150,9 @@ public sealed partial record BenchMatrix(
     public static bool LeavesOut(IReadOnlyList<string>? storages, IReadOnlyList<string>? scenarios, string? workload, int clusterNodes) =>
         storages is null && scenarios is null && workload is null && clusterNodes < 2;
 
-    public static HashSet<(string Storage, Scenario Scenario)> LeftOut(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries, out List<string> absent)
+    /// <remarks>The profile's <c>also_run</c> is read the same way: cells the default run adds to its scenarios (the
+    /// brokers' queue reads, side by side with their writes), unless <c>leave_out</c> names them too.</remarks>
+    public static HashSet<(string Storage, Scenario Scenario)> ProfileCells(IReadOnlyList<StorageDescription> catalogue, IReadOnlyList<string> entries, string key, out List<string> absent)
     {
         var cells = new HashSet<(string, Scenario)>();
         absent = [];
@@ -140,7 +160,7 @@ public sealed partial record BenchMatrix(
         {
             var parts = entry.Split(' ', StringSplitOptions.RemoveEmptyEntries);
             if (parts.Length != 2 || !Scenarios.Names.Contains(parts[1]) || !ArchitectureName().IsMatch(parts[0]))
-                throw new InputException($"leave_out: '{entry}' is not 'architecture scenario' (scenarios: {string.Join(", ", Scenarios.Names)}; this catalogue's architectures: {string.Join(", ", catalogue.Select(a => a.Name))})");
+                throw new InputException($"{key}: '{entry}' is not 'architecture scenario' (scenarios: {string.Join(", ", Scenarios.Names)}; this catalogue's architectures: {string.Join(", ", catalogue.Select(a => a.Name))})");
             if (catalogue.FirstOrDefault(a => a.IsCalled(parts[0])) is not { } architecture)
             {
                 absent.Add(entry);

@@ -60,6 +60,13 @@ public sealed record BenchProfile
     [YamlDotNet.Serialization.YamlIgnore]
     public IReadOnlyList<string> LeftOutCells => LeaveOut.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
+    /// <summary>Cells ("architecture scenario", comma-separated) a run without --storage and --scenario measures beyond its scenarios.</summary>
+    public string AlsoRun { get; init; } = "";
+
+    /// <summary>The <see cref="AlsoRun"/> entries.</summary>
+    [YamlDotNet.Serialization.YamlIgnore]
+    public IReadOnlyList<string> AddedCells => AlsoRun.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
     [YamlDotNet.Serialization.YamlIgnore]
     public bool Quick => Name == "quick";
 

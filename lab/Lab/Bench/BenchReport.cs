@@ -65,6 +65,8 @@ public static class BenchReport
             note += "; --throttle: " + string.Join(", ", o.Throttles.Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.Key} held to {t.Value} cores"))) + " (cgroup cpu quota) for the whole run";
         if (BenchMatrix.LeavesOut(o.Storages, o.Scenarios, o.Workload, o.ClusterNodes) && p.LeftOutCells.Count > 0)
             note += $"; left out of this {(p.Quick ? "quick" : "default")} run (profile leave_out; named with --storage or --scenario they run): {string.Join(", ", p.LeftOutCells)}";
+        if (BenchMatrix.LeavesOut(o.Storages, o.Scenarios, o.Workload, o.ClusterNodes) && p.AddedCells.Count > 0)
+            note += $"; added to this {(p.Quick ? "quick" : "default")} run beyond its scenarios (profile also_run): {string.Join(", ", p.AddedCells)}";
         if (p.Quick) note += ". --quick: short steps on a reduced data set, a smoke test, not a basis for conclusions";
         return note;
     }

@@ -23,6 +23,8 @@ public static class BenchRun
         var matrix = MatrixOf(options, catalogue, profile);
         foreach (var entry in matrix.LeaveOutAbsent)
             ToolLog.Write($"leave_out: '{entry}' names an architecture this catalogue does not offer ({string.Join(", ", catalogue.Select(a => a.Name))}): nothing to leave out");
+        foreach (var entry in matrix.AlsoRunAbsent)
+            ToolLog.Write($"also_run: '{entry}' names an architecture this catalogue does not offer ({string.Join(", ", catalogue.Select(a => a.Name))}): nothing to add");
         if (matrix.CrossChecks.Count > 0 && !ProcessRunner.OnPath("wrk")) throw new InvalidOperationException("wrk is missing: run script/bootstrap");
         if (options.Pin && options.ClusterNodes >= 2) throw new InvalidOperationException("--pin places the single service and its servers; a cluster's nodes are not placed: run --cluster without --pin");
         var stamp = DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture);
@@ -83,7 +85,7 @@ public static class BenchRun
 
     private static BenchMatrix MatrixOf(BenchOptions options, IReadOnlyList<StorageDescription> catalogue, BenchProfile profile) =>
         BenchMatrix.Build(catalogue, options.Storages, options.Scenarios, options.ClusterNodes, options.CrossCheck, options.Quick,
-            options.Workload, options.Distribution, profile.LeftOutCells);
+            options.Workload, options.Distribution, profile.LeftOutCells, profile.AddedCells);
 
     /// <summary>
     /// Every cell prepared in catalogue order, then repetition k of every cell in the round's
