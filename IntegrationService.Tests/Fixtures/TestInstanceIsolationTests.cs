@@ -80,7 +80,7 @@ public sealed class TestInstanceIsolationTests(ServiceFixture service) : IClassF
     {
         var data = TestServers.DataDirectory;
 
-        await using (var connection = new NpgsqlConnection(Options<PostgresOptions>().ConnectionString))
+        await using (var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(Options<PostgresOptions>().ConnectionString) { Pooling = false }.ConnectionString))
         {
             await connection.OpenAsync();
             await using var command = new NpgsqlCommand("show data_directory", connection);

@@ -104,7 +104,8 @@ public sealed class FingerprintTests
     [Fact]
     public async Task ADatabaseTheServiceHasNeverStartedOnReadsAsNoSchema()
     {
-        var main = new NpgsqlConnectionStringBuilder(PostgresTestDatabases()[0]);
+        // Unpooled: a pooled connection opened before an outage test restarted PostgreSQL fails its first command (57P01).
+        var main = new NpgsqlConnectionStringBuilder(PostgresTestDatabases()[0]) { Pooling = false };
         var empty = new NpgsqlConnectionStringBuilder(main.ConnectionString) { Database = $"fingerprint_{Guid.NewGuid():N}", Pooling = false };
         await using (var connection = new NpgsqlConnection(main.ConnectionString))
         {
@@ -139,7 +140,7 @@ public sealed class FingerprintTests
     /// <summary>The service's own schema, applied as it applies it at start-up.</summary>
     private static async Task ApplySchemaAsync(string connectionString)
     {
-        await using var connection = new NpgsqlConnection(connectionString);
+        await using var connection = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString);
         await connection.OpenAsync();
         await PostgresSchemaInitializer.ApplyAsync(connection, CancellationToken.None);
     }
